@@ -1,0 +1,10 @@
+import { McpError } from './mcp-error.js';
+
+/** The client was closed (or its connection ended) before the call completed. */
+export class ClientClosedError extends McpError {
+  override name = 'ClientClosedError';
+
+  constructor(message = 'mcp: client closed', options?: ErrorOptions) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,21 @@
+import { McpError } from './mcp-error.js';
+
+/** Bodies are cut to this many characters so an error never carries a whole page. */
+const EXCERPT_LIMIT = 512;
+
+/** The server answered an HTTP request with a status that is not a success. */
+export class HttpError extends McpError {
+  override name = 'HttpError';
+  readonly status: number;
+  readonly url: string;
+  /** At most 512 characters of the response body. */
+  readonly bodyExcerpt: string;
+
+  constructor(status: number, url: string, body = '', options?: ErrorOptions) {
+    const excerpt = body.length > EXCERPT_LIMIT ? `${body.slice(0, EXCERPT_LIMIT)}…` : body;
+    super(`HTTP ${status} from ${url}${excerpt ? `: ${excerpt}` : ''}`, options);
+    this.status = status;
+    this.url = url;
+    this.bodyExcerpt = excerpt;
+  }
+}

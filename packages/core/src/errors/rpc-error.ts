@@ -1,0 +1,17 @@
+import { McpError } from './mcp-error.js';
+
+/** The server answered a request with a JSON-RPC error object. */
+export class RpcError extends McpError {
+  override name = 'RpcError';
+  readonly code: number;
+  readonly data: unknown;
+  /** The method of the request the server refused. */
+  readonly method: string | undefined;
+
+  constructor(code: number, message: string, data?: unknown, method?: string) {
+    super(method ? `${method}: ${message} (${code})` : `${message} (${code})`);
+    this.code = code;
+    this.data = data;
+    this.method = method;
+  }
+}

@@ -1,0 +1,15 @@
+import type { ToolResult } from '../client/results.js';
+import { McpError } from './mcp-error.js';
+
+/** A tool ran and reported failure (`isError: true`); `result` holds what it returned. */
+export class ToolError extends McpError {
+  override name = 'ToolError';
+  readonly tool: string;
+  readonly result: ToolResult;
+
+  constructor(tool: string, result: ToolResult) {
+    super(`tool ${tool} failed${result.text ? `: ${result.text}` : ''}`);
+    this.tool = tool;
+    this.result = result;
+  }
+}

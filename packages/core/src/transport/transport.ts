@@ -1,0 +1,37 @@
+import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+
+/** Per-send context a transport may use; transports ignore what they cannot express. */
+export interface SendOptions {
+  /** Aborting it ends whatever the transport holds open for this message (e.g. a POST's stream). */
+  readonly signal?: AbortSignal;
+  /** Extra headers for transports that have them (`Mcp-Param-*`, `Mcp-Name`, …). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The request is safe to repeat, so a retry policy may resend it after any network failure. */
+  readonly idempotent?: boolean;
+}
+
+/**
+ * What a transport delivers inbound: a decoded JSON value (the Client validates it
+ * as JSON-RPC), or a non-fatal problem. An error with a `requestId` fails that one
+ * call; without one it is reported and the connection goes on.
+ */
+export type TransportEvent =
+  | { readonly type: 'message'; readonly message: unknown }
+  | { readonly type: 'error'; readonly error: Error; readonly requestId?: RequestId };
+
+/**
+ * Moves JSON-RPC messages between the Client and one server. Request/response
+ * matching lives in the Client, above every transport.
+ */
+export interface Transport {
+  /** Hands one message off; resolves once it is sent, rejects if it could not be. */
+  send(message: JsonRpcMessage, options?: SendOptions): Promise<void>;
+  /**
+   * Every inbound event, for the life of the transport. Iterated once, by the Client.
+   * It ends when the transport closes; it throws when the connection dies (a
+   * `TransportError` naming the cause), which fails every pending call.
+   */
+  messages(): AsyncIterable<TransportEvent>;
+  /** Releases everything the transport holds. Idempotent. */
+  close(): Promise<void>;
+}
