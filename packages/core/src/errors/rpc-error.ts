@@ -7,10 +7,13 @@ export class RpcError extends McpError {
   readonly data: unknown;
   /** The method of the request the server refused. */
   readonly method: string | undefined;
+  /** The error message exactly as sent on the wire. */
+  readonly rpcMessage: string;
 
   constructor(code: number, message: string, data?: unknown, method?: string) {
     super(method ? `${method}: ${message} (${code})` : `${message} (${code})`);
     this.code = code;
+    this.rpcMessage = message;
     this.data = data;
     this.method = method;
   }

@@ -23,7 +23,8 @@ export class MemoryTransport implements Transport {
 
   send(message: JsonRpcMessage): Promise<void> {
     if (this.#closed) return Promise.reject(new ClientClosedError('MemoryTransport: closed'));
-    this.#peer?.#deliver(JSON.stringify(message));
+    const peer = this.#peer;
+    if (peer) peer.#deliver(JSON.stringify(message));
     return Promise.resolve();
   }
 

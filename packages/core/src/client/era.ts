@@ -1,0 +1,39 @@
+import type { ClientCapabilities, ServerCapabilities } from '../protocol/capabilities.js';
+import type { Implementation } from '../protocol/implementation.js';
+import type { CallOptions } from './options.js';
+import type { RequestOptions, RpcChannel } from './rpc-channel.js';
+
+/** What the client learns about the server when it connects. */
+export interface ServerIdentity {
+  readonly protocolVersion: string;
+  readonly serverInfo: Implementation;
+  readonly capabilities: ServerCapabilities;
+  readonly instructions?: string;
+}
+
+/** What an era needs from the client to connect. */
+export interface ConnectContext {
+  readonly channel: RpcChannel;
+  readonly clientInfo: Implementation;
+  readonly capabilities: ClientCapabilities;
+  /** A pinned version; without it the era negotiates. */
+  readonly protocolVersion: string | undefined;
+  readonly call: CallOptions;
+}
+
+/**
+ * One protocol era, as a strategy inside the Client: how it connects and how a
+ * request travels. The legacy era shakes hands once per connection; the modern
+ * era (2026-07-28) envelopes every request instead. Public methods never branch on
+ * the era; they ask it.
+ */
+export interface Era {
+  readonly kind: 'legacy' | 'modern';
+  connect(context: ConnectContext): Promise<ServerIdentity>;
+  request<T>(
+    channel: RpcChannel,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: RequestOptions<T>,
+  ): Promise<T>;
+}

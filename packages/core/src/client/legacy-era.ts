@@ -1,0 +1,68 @@
+import * as v from 'valibot';
+import { RpcError } from '../errors/rpc-error.js';
+import { UnsupportedVersionError } from '../errors/unsupported-version-error.js';
+import { ErrorCode, UnsupportedProtocolVersionErrorDataSchema } from '../protocol/error-codes.js';
+import { InitializeResultSchema } from '../protocol/initialize.js';
+import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
+import type { ConnectContext, Era, ServerIdentity } from './era.js';
+import { resultParser } from './parse-result.js';
+
+const parseInitialize = resultParser('initialize', InitializeResultSchema);
+
+/**
+ * The handshake era (2024-11-05 … 2025-11-25): `initialize` with the newest
+ * version we speak, accept any version we support in the answer, then
+ * `notifications/initialized` (lifecycle, every legacy revision).
+ */
+export const legacyEra: Era = {
+  kind: 'legacy',
+
+  async connect(context: ConnectContext): Promise<ServerIdentity> {
+    const pinned = context.protocolVersion;
+    const acceptable: readonly string[] = pinned ? [pinned] : LEGACY_PROTOCOL_VERSIONS;
+    let result: v.InferOutput<typeof InitializeResultSchema>;
+    try {
+      result = await initialize(context, pinned ?? LATEST_LEGACY_PROTOCOL_VERSION);
+    } catch (error) {
+      // Some servers refuse a version with -32602 and list what they support; if
+      // we share one, ask again with it (checklist §1.1).
+      const retry = pinned ? undefined : versionToRetry(error, acceptable);
+      if (!retry) throw error;
+      result = await initialize(context, retry);
+    }
+    if (!acceptable.includes(result.protocolVersion)) {
+      throw new UnsupportedVersionError(
+        result.protocolVersion,
+        acceptable,
+        `initialize: the server answered protocol version ${JSON.stringify(result.protocolVersion)}, which this client does not speak (it speaks ${acceptable.join(', ')})`,
+      );
+    }
+    await context.channel.notify('notifications/initialized');
+    return {
+      protocolVersion: result.protocolVersion,
+      serverInfo: result.serverInfo,
+      capabilities: result.capabilities,
+      ...(result.instructions !== undefined && { instructions: result.instructions }),
+    };
+  },
+
+  request(channel, method, params, options) {
+    return channel.request(method, params, options);
+  },
+};
+
+function initialize(context: ConnectContext, protocolVersion: string) {
+  const params = { protocolVersion, capabilities: context.capabilities, clientInfo: context.clientInfo };
+  return context.channel.request('initialize', params, {
+    ...context.call,
+    parse: parseInitialize,
+    cancellable: false,
+  });
+}
+
+function versionToRetry(error: unknown, acceptable: readonly string[]): string | undefined {
+  if (!(error instanceof RpcError) || error.code !== ErrorCode.InvalidParams) return undefined;
+  const data = v.safeParse(UnsupportedProtocolVersionErrorDataSchema, error.data);
+  if (!data.success) return undefined;
+  return acceptable.find((version) => data.output.supported.includes(version));
+}

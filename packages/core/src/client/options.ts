@@ -1,0 +1,87 @@
+import type { ClientCapabilities } from '../protocol/capabilities.js';
+import type { ElicitRequestParams, ElicitResult } from '../protocol/elicitation.js';
+import type { Implementation } from '../protocol/implementation.js';
+import type { Root } from '../protocol/roots.js';
+import type { CreateMessageRequestParams, CreateMessageResult } from '../protocol/sampling.js';
+
+/** What a handler of a server request is given besides the request itself. */
+export interface HandlerContext {
+  /** Fires when the client closes or the server cancels the request: stop work then. */
+  readonly signal: AbortSignal;
+}
+
+/** Runs an LLM completion the server asked for (`sampling/createMessage`). */
+export type SamplingHandler = (
+  request: CreateMessageRequestParams,
+  context: HandlerContext,
+) => CreateMessageResult | Promise<CreateMessageResult>;
+
+/** Asks the user for input the server needs (`elicitation/create`). */
+export type ElicitationHandler = (
+  request: ElicitRequestParams,
+  context: HandlerContext,
+) => ElicitResult | Promise<ElicitResult>;
+
+/** An elicitation handler plus what it can do; a bare function handles form mode only. */
+export interface ElicitationOptions {
+  readonly handler: ElicitationHandler;
+  /** The handler can send the user to a URL (URL mode, 2025-11-25 on). */
+  readonly url?: boolean;
+}
+
+/** Filesystem roots the client exposes; a function is asked each time the server lists them. */
+export type RootsOption = readonly Root[] | (() => readonly Root[] | Promise<readonly Root[]>);
+
+/** Called for each server notification, with its raw params. */
+export type NotificationHandler = (method: string, params: Readonly<Record<string, unknown>> | undefined) => void;
+
+/** Bounds that keep a misbehaving server from exhausting the client; each yields a clear error when hit. */
+export interface ClientLimits {
+  /** Pages a `list*` method follows before it fails (default 1000). */
+  readonly maxPages?: number;
+  /** Server requests and notifications handled at once; beyond it requests are refused and notifications dropped (default 16). */
+  readonly maxConcurrentHandlers?: number;
+  /** How long `close()` waits for in-flight handlers, in ms (default 2000). */
+  readonly closeGrace?: number;
+}
+
+export interface ClientOptions {
+  /** Who the client is; sent in `initialize` (default: `{ name: '@mcp/core', version }`). */
+  readonly clientInfo?: Implementation;
+  readonly sampling?: SamplingHandler;
+  readonly elicitation?: ElicitationHandler | ElicitationOptions;
+  readonly roots?: RootsOption;
+  readonly onNotification?: NotificationHandler;
+  /** Stray or unparsable messages that belong to no call, and dropped notifications, are reported here. */
+  readonly onError?: (error: Error) => void;
+  /** Pin one protocol version instead of negotiating. */
+  readonly protocolVersion?: string;
+  /** Default per-request timeout in ms (default 60000); progress restarts it. */
+  readonly requestTimeout?: number;
+  /** Capabilities to declare on top of those derived from the handlers (`experimental`, `extensions`). */
+  readonly capabilities?: Pick<ClientCapabilities, 'experimental' | 'extensions'>;
+  readonly limits?: ClientLimits;
+}
+
+/** Progress the server reported for a call. */
+export interface Progress {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+/** Options every request method takes. */
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+  /** Timeout in ms for this call; each progress notification restarts it. */
+  readonly timeout?: number;
+  /** A hard cap in ms that progress does not extend. */
+  readonly maxTotalTimeout?: number;
+  /** Asks the server for progress and receives every `notifications/progress` of this call. */
+  readonly onProgress?: (progress: Progress) => void;
+}
+
+export const DEFAULT_REQUEST_TIMEOUT = 60_000;
+export const DEFAULT_MAX_PAGES = 1000;
+export const DEFAULT_MAX_CONCURRENT_HANDLERS = 16;
+export const DEFAULT_CLOSE_GRACE = 2000;

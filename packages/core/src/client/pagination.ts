@@ -1,0 +1,27 @@
+import { ProtocolError } from '../errors/protocol-error.js';
+
+export interface Page<T> {
+  readonly items: readonly T[];
+  readonly nextCursor?: string | undefined;
+}
+
+/**
+ * Follows `nextCursor` until the server stops sending one. An empty string is a
+ * cursor like any other (only absence ends the list). More than `maxPages` pages
+ * is an error, so a server that loops its cursor cannot hold a call forever.
+ */
+export async function collectPages<T>(
+  method: string,
+  maxPages: number,
+  fetchPage: (cursor: string | undefined) => Promise<Page<T>>,
+): Promise<T[]> {
+  const all: T[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < maxPages; page++) {
+    const { items, nextCursor } = await fetchPage(cursor);
+    all.push(...items);
+    if (nextCursor === undefined) return all;
+    cursor = nextCursor;
+  }
+  throw new ProtocolError(`${method}: the server sent more than ${maxPages} pages (limits.maxPages)`);
+}

@@ -1,0 +1,100 @@
+import type { CompleteResult } from '../protocol/completion.js';
+import type { ContentBlock } from '../protocol/content.js';
+import type { GetPromptResult } from '../protocol/prompts.js';
+import type { ReadResourceResult as WireReadResult } from '../protocol/resources.js';
+import type { CallToolResult } from '../protocol/tools.js';
+import { decodeBase64 } from '../util/base64.js';
+import type {
+  Completion,
+  PromptPart,
+  PromptResult,
+  ReadResourceResult,
+  ResourceContent,
+  ToolResult,
+} from './results.js';
+
+type Part = Readonly<Record<string, unknown>>;
+
+const str = (part: Part, key: string): string | undefined => {
+  const value = part[key];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/** Keeps every part verbatim and in order; `text` joins the text parts. */
+export function toToolResult(result: CallToolResult): ToolResult {
+  const content = result.content as readonly ContentBlock[];
+  let text = '';
+  for (const part of content as readonly Part[]) {
+    if (part.type === 'text') text += str(part, 'text') ?? '';
+  }
+  return {
+    content,
+    text,
+    isError: result.isError === true,
+    ...(result.structuredContent !== undefined && { structuredContent: result.structuredContent }),
+    ...(result._meta !== undefined && { _meta: result._meta }),
+  };
+}
+
+/** One resource body with a base64 `blob` decoded to bytes. */
+export function toResourceContent(contents: Part): ResourceContent {
+  const mimeType = str(contents, 'mimeType');
+  const text = str(contents, 'text');
+  const blob = str(contents, 'blob');
+  const meta = contents._meta as Record<string, unknown> | undefined;
+  return {
+    uri: str(contents, 'uri') ?? '',
+    ...(mimeType !== undefined && { mimeType }),
+    ...(text !== undefined ? { text } : blob !== undefined && { blob: decodeBase64(blob) }),
+    ...(meta !== undefined && { _meta: meta }),
+  };
+}
+
+export function toReadResourceResult(result: WireReadResult): ReadResourceResult {
+  return {
+    contents: (result.contents as readonly Part[]).map(toResourceContent),
+    ...(result._meta !== undefined && { _meta: result._meta }),
+  };
+}
+
+/** Flattens one prompt content part; unknown kinds keep their type and raw form. */
+export function toPromptPart(part: Part): PromptPart {
+  const type = str(part, 'type') ?? 'unknown';
+  const mimeType = str(part, 'mimeType');
+  const base = { type, raw: part, ...(mimeType !== undefined && { mimeType }) };
+  switch (type) {
+    case 'text':
+      return { ...base, text: str(part, 'text') ?? '' };
+    case 'image':
+    case 'audio':
+      return { ...base, data: decodeBase64(str(part, 'data') ?? '') };
+    case 'resource': {
+      const resource = toResourceContent((part.resource ?? {}) as Part);
+      return { ...base, resource, ...(resource.mimeType !== undefined && { mimeType: resource.mimeType }) };
+    }
+    case 'resource_link': {
+      const uri = str(part, 'uri');
+      return { ...base, ...(uri !== undefined && { uri }) };
+    }
+    default:
+      return base;
+  }
+}
+
+export function toPromptResult(result: GetPromptResult): PromptResult {
+  const messages = result.messages.map((message) => {
+    const content = message.content as unknown;
+    const parts = (Array.isArray(content) ? content : [content]) as Part[];
+    return { role: message.role, content: parts.map(toPromptPart) };
+  });
+  return {
+    ...(result.description !== undefined && { description: result.description }),
+    messages,
+    ...(result._meta !== undefined && { _meta: result._meta }),
+  };
+}
+
+export function toCompletion(result: CompleteResult): Completion {
+  const { values, total, hasMore } = result.completion;
+  return { values, ...(total !== undefined && { total }), hasMore: hasMore === true };
+}

@@ -1,0 +1,391 @@
+import * as v from 'valibot';
+import { ClientClosedError } from '../errors/client-closed-error.js';
+import { McpError } from '../errors/mcp-error.js';
+import { ProtocolError } from '../errors/protocol-error.js';
+import { RpcError } from '../errors/rpc-error.js';
+import { TransportError } from '../errors/transport-error.js';
+import { ErrorCode } from '../protocol/error-codes.js';
+import {
+  type JsonRpcErrorResponse,
+  JsonRpcErrorResponseSchema,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  JsonRpcNotificationSchema,
+  type JsonRpcRequest,
+  JsonRpcRequestSchema,
+  type JsonRpcResultResponse,
+  JsonRpcResultResponseSchema,
+  type RequestId,
+  RequestIdSchema,
+} from '../protocol/jsonrpc.js';
+import { ProgressNotificationParamsSchema } from '../protocol/progress.js';
+import type { SendOptions, Transport, TransportEvent } from '../transport/transport.js';
+import { DispatchPool, within } from './dispatch-pool.js';
+import type { CallOptions } from './options.js';
+import { CallTimer, type PendingCall, RecentIds } from './pending-calls.js';
+import { isSafeToRepeat } from './safe-methods.js';
+
+/** What the layer above the channel does with the work the server starts. */
+export interface ChannelHooks {
+  /** Answers a server request; a throw becomes a JSON-RPC error reply. */
+  readonly onRequest: (request: JsonRpcRequest, signal: AbortSignal) => Promise<Record<string, unknown>>;
+  /** Runs inside the dispatch pool; may be async. */
+  readonly onNotification: (notification: JsonRpcNotification) => void | Promise<void>;
+  /** Problems that belong to no call. */
+  readonly onError: (error: Error) => void;
+}
+
+export interface ChannelOptions {
+  readonly requestTimeout: number;
+  readonly maxConcurrentHandlers: number;
+  readonly closeGrace: number;
+}
+
+export interface RequestOptions<T> extends CallOptions {
+  /** Turns the raw result into the call's value; throws ProtocolError on a wrong shape. */
+  readonly parse: (result: unknown) => T;
+  /** `initialize` must never be cancelled with a notification (all revisions, lifecycle). */
+  readonly cancellable?: boolean;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+const idKey = (id: RequestId): string => (typeof id === 'number' ? `n${id}` : `s${id}`);
+
+/**
+ * The JSON-RPC core under the Client: ids, pending calls, timeouts, progress,
+ * cancellation and the bounded dispatch of server requests and notifications.
+ * One read loop consumes the transport; nothing thrown by a message escapes it.
+ */
+export class RpcChannel {
+  readonly #transport: Transport;
+  readonly #hooks: ChannelHooks;
+  readonly #options: ChannelOptions;
+  readonly #pool: DispatchPool;
+  readonly #pending = new Map<RequestId, PendingCall>();
+  readonly #cancelled = new RecentIds();
+  /** In-flight server requests by id, so `notifications/cancelled` and close can abort them. */
+  readonly #handlers = new Map<string, AbortController>();
+  #nextId = 1;
+  #ended: Error | undefined;
+  #closing: Promise<void> | undefined;
+  #loop: Promise<void> | undefined;
+
+  constructor(transport: Transport, hooks: ChannelHooks, options: ChannelOptions) {
+    this.#transport = transport;
+    this.#hooks = hooks;
+    this.#options = options;
+    this.#pool = new DispatchPool(options.maxConcurrentHandlers);
+  }
+
+  /** Starts the read loop. */
+  start(): void {
+    this.#loop ??= this.#readLoop();
+  }
+
+  /** Set once the connection ended or was closed; further calls fail with it. */
+  get ended(): Error | undefined {
+    return this.#ended;
+  }
+
+  request<T>(method: string, params: Record<string, unknown> | undefined, options: RequestOptions<T>): Promise<T> {
+    if (this.#ended) return Promise.reject(this.#closedError());
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+
+    const id = this.#nextId++;
+    const wire = options.onProgress ? withProgressToken(params, id) : params;
+    const message: JsonRpcMessage = { jsonrpc: '2.0', id, method, ...(wire && { params: wire }) };
+
+    return new Promise<T>((resolve, reject) => {
+      const giveUp = (reason: unknown) => {
+        if (!this.#pending.has(id)) return;
+        release();
+        if (options.cancellable !== false) this.#cancel(id, reason);
+        reject(reason);
+      };
+      const timeoutMs = options.timeout ?? this.#options.requestTimeout;
+      const timer = new CallTimer(timeoutMs, () =>
+        giveUp(new DOMException(`${method} timed out after ${timeoutMs} ms`, 'TimeoutError')),
+      );
+      const hardTimer = new CallTimer(options.maxTotalTimeout, () =>
+        giveUp(
+          new DOMException(`${method} exceeded its total timeout of ${options.maxTotalTimeout} ms`, 'TimeoutError'),
+        ),
+      );
+      const onAbort = () => giveUp(signal?.reason);
+      const release = () => {
+        timer.stop();
+        hardTimer.stop();
+        signal?.removeEventListener('abort', onAbort);
+        this.#pending.delete(id);
+      };
+
+      this.#pending.set(id, {
+        method,
+        parse: options.parse,
+        onProgress: options.onProgress,
+        restartTimeout: () => timer.start(),
+        resolve: (value) => {
+          release();
+          resolve(value as T);
+        },
+        reject: (error) => {
+          release();
+          reject(error);
+        },
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      timer.start();
+      hardTimer.start();
+
+      const sendOptions: SendOptions = {
+        ...(signal && { signal }),
+        ...(options.headers && { headers: options.headers }),
+        idempotent: isSafeToRepeat(method),
+      };
+      this.#transport.send(message, sendOptions).catch((error: unknown) => {
+        const call = this.#pending.get(id);
+        if (call) call.reject(this.#ended ? this.#closedError() : error);
+      });
+    });
+  }
+
+  /** Sends a notification; failures are reported, never thrown. */
+  notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    if (this.#ended) return Promise.reject(this.#closedError());
+    const message: JsonRpcMessage = { jsonrpc: '2.0', method, ...(params && { params }) };
+    return this.#transport.send(message);
+  }
+
+  /** Stops reading, fails pending calls, aborts handlers, closes the transport. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  async #shutdown(): Promise<void> {
+    this.#end(new ClientClosedError());
+    try {
+      await this.#transport.close();
+    } catch (error) {
+      this.#report(error);
+    }
+    // The loop ends once the transport's stream does; a transport that never ends
+    // it cannot hold close() forever.
+    if (this.#loop) await within(this.#loop, this.#options.closeGrace);
+    await this.#pool.drain(this.#options.closeGrace);
+  }
+
+  /** Marks the channel ended: every pending call and handler learns why. */
+  #end(reason: Error): void {
+    if (this.#ended) return;
+    this.#ended = reason;
+    const calls = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const call of calls) call.reject(reason);
+    for (const controller of this.#handlers.values()) controller.abort(reason);
+    this.#handlers.clear();
+  }
+
+  #closedError(): Error {
+    const ended = this.#ended;
+    if (ended instanceof ClientClosedError) return ended;
+    return new ClientClosedError(`mcp: connection ended: ${ended?.message ?? 'closed'}`, { cause: ended });
+  }
+
+  #cancel(id: RequestId, reason: unknown): void {
+    this.#cancelled.add(id);
+    if (this.#ended) return;
+    const text = reason instanceof Error ? reason.message : String(reason);
+    this.notify('notifications/cancelled', { requestId: id, reason: text }).catch((error: unknown) =>
+      this.#report(error),
+    );
+  }
+
+  async #readLoop(): Promise<void> {
+    try {
+      for await (const event of this.#transport.messages()) this.#onEvent(event);
+      this.#end(new ClientClosedError('mcp: the server closed the connection'));
+    } catch (error) {
+      this.#end(error instanceof Error ? error : new TransportError(String(error)));
+    }
+  }
+
+  #onEvent(event: TransportEvent): void {
+    try {
+      if (event.type === 'error') {
+        const call = event.requestId === undefined ? undefined : this.#pending.get(event.requestId);
+        if (call) call.reject(event.error);
+        else this.#report(event.error);
+      } else if (Array.isArray(event.message)) {
+        // 2025-03-26 allows batches; each element is an ordinary message.
+        for (const message of event.message) this.#onMessage(message);
+      } else {
+        this.#onMessage(event.message);
+      }
+    } catch (error) {
+      this.#report(error);
+    }
+  }
+
+  #onMessage(raw: unknown): void {
+    if (typeof raw !== 'object' || raw === null) {
+      this.#report(new ProtocolError(`mcp: received a message that is not a JSON-RPC object: ${excerpt(raw)}`));
+    } else if ('method' in raw) {
+      if ('id' in raw) this.#onRequest(raw);
+      else this.#onNotification(raw);
+    } else {
+      this.#onResponse(raw);
+    }
+  }
+
+  #onResponse(raw: object): void {
+    const rawId = 'id' in raw ? raw.id : undefined;
+    const id = v.is(RequestIdSchema, rawId) ? rawId : undefined;
+    const call = id === undefined ? undefined : this.#pending.get(id);
+    const isError = 'error' in raw;
+    const parsed = isError
+      ? v.safeParse(JsonRpcErrorResponseSchema, raw)
+      : v.safeParse(JsonRpcResultResponseSchema, raw);
+    if (!parsed.success) {
+      const error = new ProtocolError(
+        `mcp: ${call ? `${call.method}: ` : ''}invalid JSON-RPC response: ${v.summarize(parsed.issues)}`,
+        parsed.issues,
+      );
+      if (call) call.reject(error);
+      else this.#report(error);
+      return;
+    }
+    if (!call) {
+      if (id !== undefined && this.#cancelled.take(id)) return;
+      this.#report(new ProtocolError(`mcp: response to unknown request id ${JSON.stringify(rawId)}`, raw));
+      return;
+    }
+    const response = parsed.output;
+    if (isError) {
+      const { code, message, data } = (response as JsonRpcErrorResponse).error;
+      call.reject(new RpcError(code, message, data, call.method));
+      return;
+    }
+    try {
+      call.resolve(call.parse((response as JsonRpcResultResponse).result));
+    } catch (error) {
+      call.reject(error);
+    }
+  }
+
+  #onNotification(raw: object): void {
+    const parsed = v.safeParse(JsonRpcNotificationSchema, raw);
+    if (!parsed.success) {
+      this.#report(new ProtocolError(`mcp: invalid notification: ${v.summarize(parsed.issues)}`, parsed.issues));
+      return;
+    }
+    const notification = parsed.output;
+    if (notification.method === 'notifications/progress') this.#onProgress(notification.params);
+    if (notification.method === 'notifications/cancelled') this.#onServerCancel(notification.params);
+    const started = this.#pool.tryRun(async () => {
+      try {
+        await this.#hooks.onNotification(notification);
+      } catch (error) {
+        this.#report(error);
+      }
+    });
+    if (!started) {
+      this.#report(new McpError(`mcp: dropped ${notification.method}: every dispatch slot is busy`));
+    }
+  }
+
+  #onProgress(params: unknown): void {
+    const parsed = v.safeParse(ProgressNotificationParamsSchema, params);
+    if (!parsed.success) return;
+    const { progressToken, progress, total, message } = parsed.output;
+    const call = typeof progressToken === 'number' ? this.#pending.get(progressToken) : undefined;
+    if (!call?.onProgress) return;
+    call.restartTimeout();
+    try {
+      call.onProgress({
+        progress,
+        ...(total !== undefined && { total }),
+        ...(message !== undefined && { message }),
+      });
+    } catch (error) {
+      this.#report(error);
+    }
+  }
+
+  #onServerCancel(params: unknown): void {
+    const requestId =
+      typeof params === 'object' && params !== null && 'requestId' in params ? params.requestId : undefined;
+    if (!v.is(RequestIdSchema, requestId)) return;
+    this.#handlers.get(idKey(requestId))?.abort(new DOMException('cancelled by the server', 'AbortError'));
+  }
+
+  #onRequest(raw: object): void {
+    const parsed = v.safeParse(JsonRpcRequestSchema, raw);
+    if (!parsed.success) {
+      const id = 'id' in raw && v.is(RequestIdSchema, raw.id) ? raw.id : undefined;
+      const error = new ProtocolError(`mcp: invalid request from the server: ${v.summarize(parsed.issues)}`);
+      if (id === undefined) this.#report(error);
+      else this.#reply(id, { error: { code: ErrorCode.InvalidRequest, message: error.message } });
+      return;
+    }
+    const request = parsed.output;
+    const key = idKey(request.id);
+    const controller = new AbortController();
+    const started = this.#pool.tryRun(async () => {
+      this.#handlers.set(key, controller);
+      try {
+        const result = await this.#hooks.onRequest(request, controller.signal);
+        if (!controller.signal.aborted) this.#reply(request.id, { result });
+      } catch (error) {
+        if (!controller.signal.aborted) this.#reply(request.id, { error: toErrorObject(error) });
+      } finally {
+        this.#handlers.delete(key);
+      }
+    });
+    if (!started) {
+      this.#reply(request.id, {
+        error: { code: ErrorCode.InternalError, message: 'client busy: too many concurrent server requests' },
+      });
+    }
+  }
+
+  #reply(id: RequestId, body: { result: Record<string, unknown> } | { error: ErrorObject }): void {
+    if (this.#ended) return;
+    const message = { jsonrpc: '2.0', id, ...body } as JsonRpcMessage;
+    this.#transport.send(message).catch((error: unknown) => this.#report(error));
+  }
+
+  #report(error: unknown): void {
+    try {
+      this.#hooks.onError(error instanceof Error ? error : new McpError(String(error)));
+    } catch {
+      // A throwing error callback must not break the read loop.
+    }
+  }
+}
+
+interface ErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** A handler's failure as the JSON-RPC error the server receives. */
+function toErrorObject(error: unknown): ErrorObject {
+  if (error instanceof RpcError) {
+    return { code: error.code, message: error.rpcMessage, ...(error.data !== undefined && { data: error.data }) };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: ErrorCode.InternalError, message: message || 'handler failed' };
+}
+
+function withProgressToken(params: Record<string, unknown> | undefined, token: RequestId): Record<string, unknown> {
+  const meta = params?._meta;
+  return { ...params, _meta: { ...(typeof meta === 'object' && meta !== null ? meta : {}), progressToken: token } };
+}
+
+function excerpt(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}

@@ -1,0 +1,72 @@
+import * as v from 'valibot';
+import { RpcError } from '../errors/rpc-error.js';
+import { ElicitRequestParamsSchema } from '../protocol/elicitation.js';
+import { ErrorCode } from '../protocol/error-codes.js';
+import { CreateMessageRequestParamsSchema } from '../protocol/sampling.js';
+import type { ClientOptions, ElicitationHandler } from './options.js';
+
+/**
+ * Answers what a server asks of the client — sampling, elicitation, roots, ping —
+ * from the handlers given at construction. Era-neutral: a legacy server request
+ * and a modern MRTR input request both come through `handle`.
+ */
+export class ServerRequests {
+  readonly #options: ClientOptions;
+  readonly #elicit: ElicitationHandler | undefined;
+  readonly #elicitUrl: boolean;
+
+  constructor(options: ClientOptions) {
+    this.#options = options;
+    const { elicitation } = options;
+    this.#elicit = typeof elicitation === 'function' ? elicitation : elicitation?.handler;
+    this.#elicitUrl = typeof elicitation === 'object' && elicitation.url === true;
+  }
+
+  /** The result for one server request; throws RpcError for what cannot be answered. */
+  async handle(method: string, params: unknown, signal: AbortSignal): Promise<Record<string, unknown>> {
+    switch (method) {
+      case 'ping':
+        return {};
+      case 'sampling/createMessage':
+        return this.#sample(params, signal);
+      case 'elicitation/create':
+        return this.#elicitation(params, signal);
+      case 'roots/list':
+        return this.#roots();
+      default:
+        throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    }
+  }
+
+  async #sample(params: unknown, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const handler = this.#options.sampling;
+    if (!handler) throw new RpcError(ErrorCode.MethodNotFound, 'Method not found: sampling is not supported');
+    const request = validParams(CreateMessageRequestParamsSchema, params);
+    return { ...(await handler(request, { signal })) };
+  }
+
+  async #elicitation(params: unknown, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const handler = this.#elicit;
+    // Without a handler the capability was never declared; declining is the answer
+    // that tells the server no input is coming (2025-06-18 elicitation).
+    if (!handler) return { action: 'decline' };
+    const request = validParams(ElicitRequestParamsSchema, params);
+    if ('mode' in request && request.mode === 'url' && !this.#elicitUrl) return { action: 'decline' };
+    return { ...(await handler(request, { signal })) };
+  }
+
+  async #roots(): Promise<Record<string, unknown>> {
+    const { roots } = this.#options;
+    if (!roots) throw new RpcError(ErrorCode.MethodNotFound, 'Method not found: roots are not supported');
+    const list = typeof roots === 'function' ? await roots() : roots;
+    return { roots: list.map((root) => ({ ...root })) };
+  }
+}
+
+function validParams<S extends v.GenericSchema>(schema: S, params: unknown): v.InferOutput<S> {
+  const parsed = v.safeParse(schema, params);
+  if (!parsed.success) {
+    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${v.summarize(parsed.issues)}`);
+  }
+  return parsed.output;
+}
