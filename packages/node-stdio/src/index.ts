@@ -1,0 +1,4 @@
+/** `@mcp/node-stdio`: run an MCP server as a child process and talk to it over stdio. */
+
+export type { ExitStatus } from './server-errors.js';
+export { StdioTransport, type StdioTransportOptions } from './stdio-transport.js';

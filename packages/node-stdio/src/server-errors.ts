@@ -1,0 +1,43 @@
+import { ProtocolError, TransportError } from '@mcp/core';
+
+/** How the child process ended: an exit code, or the signal that killed it. */
+export interface ExitStatus {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+/** The excerpt of a bad line quoted in an error: enough to recognise it, never megabytes. */
+const EXCERPT_CHARS = 120;
+
+/** `node server.mjs --flag`: how errors name the server, so a user sees which one failed. */
+export function commandLabel(command: string, args: readonly string[]): string {
+  return [command, ...args].join(' ');
+}
+
+/** The child could not be started at all (ENOENT, EACCES, a bad cwd…). */
+export function startError(label: string, cause: Error): TransportError {
+  return new TransportError(`mcp server "${label}" could not start: ${cause.message}`, { cause });
+}
+
+/** The child went away without our asking. */
+export function exitError(label: string, status: ExitStatus): TransportError {
+  const how = status.signal ? `was killed by ${status.signal}` : `exited with code ${status.code}`;
+  return new TransportError(`mcp server "${label}" ${how}`);
+}
+
+/** A stdout line ran past `maxMessageBytes`: framing is lost, so the stream is over. */
+export function oversizedError(label: string, maxBytes: number): TransportError {
+  return new TransportError(`mcp server "${label}" wrote a line longer than ${maxBytes} bytes`);
+}
+
+/** A stdout line that is not JSON: reported, skipped, and the connection goes on. */
+export function notJsonError(label: string, line: string, cause: unknown): ProtocolError {
+  const excerpt = line.length > EXCERPT_CHARS ? `${line.slice(0, EXCERPT_CHARS)}…` : line;
+  return new ProtocolError(
+    `mcp server "${label}" wrote a line that is not JSON: ${JSON.stringify(excerpt)}`,
+    undefined,
+    {
+      cause,
+    },
+  );
+}
