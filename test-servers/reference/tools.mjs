@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { errorResult } from './tool-results.mjs';
+import { addTool, echoTool, failTool, mixedContentTool, slowTool } from './tools-basic.mjs';
+import { elicitTool, listRootsTool, sampleTool } from './tools-client.mjs';
+import { addToolTool, logTool, touchResourceTool } from './tools-notify.mjs';
+
+/** @typedef {import('./tool-context.mjs').ReferenceTool} ReferenceTool */
+/** @typedef {import('./tool-context.mjs').ToolContext} ToolContext */
+
+/**
+ * The tools a profile starts with, in `tools/list` order. `full` has eleven,
+ * so the default page size of five needs three pages; `minimal` has `echo` only.
+ * @param {'full' | 'minimal'} profile
+ * @returns {ReferenceTool[]}
+ */
+export function initialTools(profile) {
+  if (profile === 'minimal') return [echoTool];
+  return [
+    echoTool,
+    addTool,
+    mixedContentTool,
+    failTool,
+    slowTool,
+    sampleTool,
+    elicitTool,
+    listRootsTool,
+    logTool,
+    touchResourceTool,
+    addToolTool,
+  ];
+}
+
+/**
+ * A tool as `tools/list` describes it, its zod schemas as JSON Schema 2020-12
+ * (the default dialect from 2025-11-25 on).
+ * @param {ReferenceTool} tool
+ */
+export function describeTool(tool) {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: z.toJSONSchema(tool.inputSchema, { io: 'input' }),
+    ...(tool.outputSchema && { outputSchema: z.toJSONSchema(tool.outputSchema) }),
+    ...(tool.annotations && { annotations: tool.annotations }),
+  };
+}
+
+/**
+ * Runs a tool on raw `arguments`. Arguments that fail the input schema come
+ * back as an isError result, so the model can correct itself (2025-11-25,
+ * server/tools § Error Handling: input validation errors are tool errors).
+ * @param {ReferenceTool} tool
+ * @param {unknown} args
+ * @param {ToolContext} ctx
+ */
+export async function callTool(tool, args, ctx) {
+  const parsed = tool.inputSchema.safeParse(args ?? {});
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    return errorResult(`Invalid arguments for tool ${tool.name}: ${issues.join('; ')}`);
+  }
+  return tool.run(parsed.data, ctx);
+}
