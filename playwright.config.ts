@@ -1,0 +1,43 @@
+import { defineConfig } from '@playwright/test';
+
+const port = 4173;
+
+/**
+ * Chromium tests of the built output. Uses Debian's Chromium (/usr/bin/chromium, or
+ * CHROMIUM_PATH); Playwright downloads nothing. One worker: the machine has 2 cores.
+ */
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: '.tmp/playwright-results',
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 20_000,
+  reporter: process.env.CI ? 'line' : 'list',
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    browserName: 'chromium',
+    headless: true,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: [
+    {
+      command: `node scripts/static-server.mjs ${port}`,
+      url: `http://127.0.0.1:${port}/e2e/core-bundle.html`,
+      reuseExistingServer: false,
+      timeout: 15_000,
+    },
+  ],
+});

@@ -1,0 +1,86 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { ensureChromium, ensureInstall, ensurePnpm } from './setup.mjs';
+
+/** Where runners write their machine-readable reports (gitignored). */
+const REPORTS = '.tmp/test-reports';
+const VITEST_JSON = `${REPORTS}/vitest.json`;
+const PLAYWRIGHT_JSON = `${REPORTS}/playwright.json`;
+
+/**
+ * Each step is one of:
+ * - `setup`: prepares the machine; counted only when it fails.
+ * - `check`: one pass/fail check (lint, typecheck, build).
+ * - `runner`: a test runner; `count(exitCode)` reads its own report for the totals.
+ * Adding a runner is one line in `steps` below.
+ */
+const setup = (name, prepare) => ({ kind: 'setup', name, prepare });
+const check = (name, args) => ({ kind: 'check', name, command: 'pnpm', args });
+const runner = (name, args, count, { env = {}, before } = {}) => ({
+  kind: 'runner',
+  name,
+  command: 'pnpm',
+  args,
+  count,
+  env,
+  before,
+});
+
+function readJson(file) {
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A runner that died without a report, or failed with nothing counted, still counts as one failure. */
+function atLeastOneFailure(exitCode, counts) {
+  if (exitCode !== 0 && counts.failed === 0) return { ...counts, failed: 1 };
+  return counts;
+}
+
+/** Totals from vitest's JSON reporter; a file that fails to load counts as a failure. */
+function countVitest(exitCode) {
+  const report = readJson(VITEST_JSON);
+  if (!report) return atLeastOneFailure(exitCode, { passed: 0, failed: 0 });
+  const brokenFiles = (report.testResults ?? []).filter(
+    (file) => file.status === 'failed' && (file.assertionResults ?? []).length === 0,
+  ).length;
+  return atLeastOneFailure(exitCode, {
+    passed: report.numPassedTests ?? 0,
+    failed: (report.numFailedTests ?? 0) + brokenFiles,
+  });
+}
+
+/** Totals from Playwright's JSON reporter; a flaky test passed on retry, a global error is a failure. */
+function countPlaywright(exitCode) {
+  const report = readJson(PLAYWRIGHT_JSON);
+  if (!report?.stats) return atLeastOneFailure(exitCode, { passed: 0, failed: 0 });
+  const { expected = 0, unexpected = 0, flaky = 0 } = report.stats;
+  const globalErrors = (report.errors ?? []).length;
+  return atLeastOneFailure(exitCode, { passed: expected + flaky, failed: unexpected + globalErrors });
+}
+
+const fresh = (file) => () => rmSync(file, { force: true });
+
+/** Everything `npm test` runs, in order. Every step runs even if an earlier one failed. */
+export const steps = [
+  setup('pnpm', ensurePnpm),
+  setup('install', ensureInstall),
+  check('build', ['-r', '--no-bail', '--filter', './packages/**', 'build']),
+  check('lint', ['exec', 'biome', 'check', '.']),
+  check('typecheck', ['-r', '--no-bail', '--filter', './packages/**', 'typecheck']),
+  check('typecheck-tools', ['exec', 'tsc', '--noEmit', '-p', 'e2e']),
+  runner(
+    'vitest',
+    ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`],
+    countVitest,
+    { before: fresh(VITEST_JSON) },
+  ),
+  setup('chromium', ensureChromium),
+  runner('playwright', ['exec', 'playwright', 'test', '--reporter=list,json'], countPlaywright, {
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON },
+    before: fresh(PLAYWRIGHT_JSON),
+  }),
+];
