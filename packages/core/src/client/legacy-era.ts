@@ -25,9 +25,17 @@ export const legacyEra: Era = {
       result = await initialize(context, pinned ?? LATEST_LEGACY_PROTOCOL_VERSION);
     } catch (error) {
       // Some servers refuse a version with -32602 and list what they support; if
-      // we share one, ask again with it (checklist §1.1).
-      const retry = pinned ? undefined : versionToRetry(error, acceptable);
-      if (!retry) throw error;
+      // we share one, ask again with it (checklist §1.1); if not, say so.
+      const supported = pinned ? undefined : supportedVersions(error);
+      if (!supported) throw error;
+      const retry = acceptable.find((version) => supported.includes(version));
+      if (!retry) {
+        throw new UnsupportedVersionError(
+          LATEST_LEGACY_PROTOCOL_VERSION,
+          supported,
+          `initialize: the server supports ${supported.join(', ')}, none of which this client speaks (it speaks ${acceptable.join(', ')})`,
+        );
+      }
       result = await initialize(context, retry);
     }
     if (!acceptable.includes(result.protocolVersion)) {
@@ -60,9 +68,9 @@ function initialize(context: ConnectContext, protocolVersion: string) {
   });
 }
 
-function versionToRetry(error: unknown, acceptable: readonly string[]): string | undefined {
+/** The versions a -32602 refusal of `initialize` lists, if it lists any. */
+function supportedVersions(error: unknown): readonly string[] | undefined {
   if (!(error instanceof RpcError) || error.code !== ErrorCode.InvalidParams) return undefined;
   const data = v.safeParse(UnsupportedProtocolVersionErrorDataSchema, error.data);
-  if (!data.success) return undefined;
-  return acceptable.find((version) => data.output.supported.includes(version));
+  return data.success ? data.output.supported : undefined;
 }

@@ -170,10 +170,11 @@ export class RpcChannel {
     } catch (error) {
       this.#report(error);
     }
-    // The loop ends once the transport's stream does; a transport that never ends
-    // it cannot hold close() forever.
+    // The loop ends once the transport's stream does, then handlers get what is
+    // left of one grace: neither a stuck transport nor a stuck handler holds close().
+    const deadline = Date.now() + this.#options.closeGrace;
     if (this.#loop) await within(this.#loop, this.#options.closeGrace);
-    await this.#pool.drain(this.#options.closeGrace);
+    await this.#pool.drain(Math.max(0, deadline - Date.now()));
   }
 
   /** Marks the channel ended: every pending call and handler learns why. */
@@ -217,7 +218,7 @@ export class RpcChannel {
         const call = event.requestId === undefined ? undefined : this.#pending.get(event.requestId);
         if (call) call.reject(event.error);
         else this.#report(event.error);
-      } else if (Array.isArray(event.message)) {
+      } else if (Array.isArray(event.message) && event.message.length > 0) {
         // 2025-03-26 allows batches; each element is an ordinary message.
         for (const message of event.message) this.#onMessage(message);
       } else {
@@ -281,8 +282,9 @@ export class RpcChannel {
       return;
     }
     const notification = parsed.output;
-    if (notification.method === 'notifications/progress') this.#onProgress(notification.params);
-    if (notification.method === 'notifications/cancelled') this.#onServerCancel(notification.params);
+    const { method } = notification;
+    if (method === 'notifications/progress') this.#onProgress(notification.params);
+    if (method === 'notifications/cancelled') this.#onServerCancel(notification.params);
     const started = this.#pool.tryRun(async () => {
       try {
         await this.#hooks.onNotification(notification);
@@ -290,8 +292,9 @@ export class RpcChannel {
         this.#report(error);
       }
     });
-    if (!started) {
-      this.#report(new McpError(`mcp: dropped ${notification.method}: every dispatch slot is busy`));
+    // Progress and cancellation were already acted on above; only the user's copy is lost.
+    if (!started && method !== 'notifications/progress' && method !== 'notifications/cancelled') {
+      this.#report(new McpError(`mcp: dropped ${method}: every dispatch slot is busy`));
     }
   }
 

@@ -51,7 +51,10 @@ export class ServerRequests {
     // that tells the server no input is coming (2025-06-18 elicitation).
     if (!handler) return { action: 'decline' };
     const request = validParams(ElicitRequestParamsSchema, params);
-    if ('mode' in request && request.mode === 'url' && !this.#elicitUrl) return { action: 'decline' };
+    // A mode the client never declared is invalid params (2025-11-25 elicitation).
+    if ('mode' in request && request.mode === 'url' && !this.#elicitUrl) {
+      throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: URL-mode elicitation is not supported');
+    }
     return { ...(await handler(request, { signal })) };
   }
 

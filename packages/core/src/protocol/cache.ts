@@ -1,0 +1,33 @@
+import * as v from 'valibot';
+
+/** The two cache scopes of 2026-07-28 §Caching, analogous to HTTP `Cache-Control`. */
+export const CACHE_SCOPES = ['public', 'private'] as const;
+
+/**
+ * `cacheScope`. A value we cannot read is taken as `"private"`: a hint must not
+ * fail the call it rides on, and private is the reading that never leaks a
+ * result across authorization contexts.
+ */
+export const CacheScopeSchema = v.fallback(v.picklist(CACHE_SCOPES), 'private');
+export type CacheScope = v.InferOutput<typeof CacheScopeSchema>;
+
+/**
+ * The cache hints of a `CacheableResult` (2026-07-28 §Caching): `ttlMs` (ms the
+ * result stays fresh) and `cacheScope`. Both are absent from legacy servers,
+ * which a client treats as `ttlMs: 0`; a negative `ttlMs` is also read as 0,
+ * so it is accepted here rather than rejected.
+ */
+export const cacheEntries = {
+  ttlMs: v.optional(v.number()),
+  cacheScope: v.optional(CacheScopeSchema),
+};
+
+/** Just the cache hints of a result, every other key kept. */
+export const CacheHintsSchema = v.looseObject({ ...cacheEntries });
+export type CacheHints = v.InferOutput<typeof CacheHintsSchema>;
+
+/** How long a result stays fresh, in ms: absent or negative means 0 (2026-07-28 §Caching). */
+export function freshnessMs(hints: { readonly ttlMs?: number | undefined }): number {
+  const ttl = hints.ttlMs ?? 0;
+  return Number.isFinite(ttl) && ttl > 0 ? ttl : 0;
+}

@@ -1,0 +1,31 @@
+import * as v from 'valibot';
+import { ClientCapabilitiesSchema, ServerCapabilitiesSchema } from './capabilities.js';
+import { ImplementationSchema } from './implementation.js';
+import { RequestMetaSchema } from './request-meta.js';
+import { resultEntries } from './result.js';
+
+/**
+ * `initialize` params (legacy revisions, §Lifecycle). `protocolVersion` is the
+ * newest revision the client supports; the server answers with the one it picks.
+ */
+export const InitializeRequestParamsSchema = v.looseObject({
+  protocolVersion: v.string(),
+  capabilities: ClientCapabilitiesSchema,
+  clientInfo: ImplementationSchema,
+  _meta: v.optional(RequestMetaSchema),
+});
+export type InitializeRequestParams = v.InferOutput<typeof InitializeRequestParamsSchema>;
+
+/**
+ * The server's answer to `initialize`. `protocolVersion` may be any string: a
+ * version we do not implement is a reason to disconnect, decided by the caller,
+ * not a malformed message. `instructions` appears in 2025-03-26.
+ */
+export const InitializeResultSchema = v.looseObject({
+  ...resultEntries,
+  protocolVersion: v.string(),
+  capabilities: ServerCapabilitiesSchema,
+  serverInfo: ImplementationSchema,
+  instructions: v.optional(v.string()),
+});
+export type InitializeResult = v.InferOutput<typeof InitializeResultSchema>;

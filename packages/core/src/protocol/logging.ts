@@ -1,0 +1,31 @@
+import * as v from 'valibot';
+import { MetaSchema } from './meta.js';
+
+/** The RFC 5424 severities, least severe first (all revisions, §Logging). */
+export const LOGGING_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
+
+/** A log level; anything else is rejected, as servers reject unknown levels with -32602. */
+export const LoggingLevelSchema = v.picklist(LOGGING_LEVELS);
+export type LoggingLevel = v.InferOutput<typeof LoggingLevelSchema>;
+
+/** Legacy `logging/setLevel` params (removed in 2026-07-28, which uses `_meta` logLevel instead). */
+export const SetLevelRequestParamsSchema = v.looseObject({ level: LoggingLevelSchema, _meta: v.optional(MetaSchema) });
+export type SetLevelRequestParams = v.InferOutput<typeof SetLevelRequestParamsSchema>;
+
+/** `notifications/message`: one log line; `data` is any JSON and untrusted (deprecated in 2026-07-28). */
+export const LoggingMessageNotificationParamsSchema = v.looseObject({
+  level: LoggingLevelSchema,
+  logger: v.optional(v.string()),
+  data: v.unknown(),
+  _meta: v.optional(MetaSchema),
+});
+export type LoggingMessageNotificationParams = v.InferOutput<typeof LoggingMessageNotificationParamsSchema>;

@@ -1,0 +1,58 @@
+import * as v from 'valibot';
+import { cacheEntries } from './cache.js';
+import { ContentBlockSchema, RoleSchema } from './content.js';
+import { IconsSchema } from './implementation.js';
+import { MetaSchema } from './meta.js';
+import { inputResponseEntries } from './mrtr.js';
+import { RequestMetaSchema } from './request-meta.js';
+import { paginatedEntries, resultEntries } from './result.js';
+
+/** One argument a prompt template takes; every argument value is a string. */
+export const PromptArgumentSchema = v.looseObject({
+  name: v.string(),
+  title: v.optional(v.string()),
+  description: v.optional(v.string()),
+  required: v.optional(v.boolean()),
+});
+export type PromptArgument = v.InferOutput<typeof PromptArgumentSchema>;
+
+/** A prompt or prompt template the server offers; `title` 2025-06-18+, `icons` 2025-11-25+. */
+export const PromptSchema = v.looseObject({
+  name: v.string(),
+  title: v.optional(v.string()),
+  description: v.optional(v.string()),
+  arguments: v.optional(v.array(PromptArgumentSchema)),
+  icons: v.optional(IconsSchema),
+  _meta: v.optional(MetaSchema),
+});
+export type Prompt = v.InferOutput<typeof PromptSchema>;
+
+/** One message of a prompt: a role and exactly one content block. */
+export const PromptMessageSchema = v.looseObject({ role: RoleSchema, content: ContentBlockSchema });
+export type PromptMessage = v.InferOutput<typeof PromptMessageSchema>;
+
+/** `prompts/list` result: one page, plus cache hints in 2026-07-28. */
+export const ListPromptsResultSchema = v.looseObject({
+  ...resultEntries,
+  ...paginatedEntries,
+  ...cacheEntries,
+  prompts: v.array(PromptSchema),
+});
+export type ListPromptsResult = v.InferOutput<typeof ListPromptsResultSchema>;
+
+/** `prompts/get` params; a 2026-07-28 MRTR retry adds `inputResponses` / `requestState`. */
+export const GetPromptRequestParamsSchema = v.looseObject({
+  name: v.string(),
+  arguments: v.optional(v.record(v.string(), v.string())),
+  ...inputResponseEntries,
+  _meta: v.optional(RequestMetaSchema),
+});
+export type GetPromptRequestParams = v.InferOutput<typeof GetPromptRequestParamsSchema>;
+
+/** A completed `prompts/get`. */
+export const GetPromptResultSchema = v.looseObject({
+  ...resultEntries,
+  description: v.optional(v.string()),
+  messages: v.array(PromptMessageSchema),
+});
+export type GetPromptResult = v.InferOutput<typeof GetPromptResultSchema>;

@@ -1,0 +1,85 @@
+import * as v from 'valibot';
+import { JsonObjectSchema } from './json.js';
+import { JsonRpcErrorObjectSchema } from './jsonrpc.js';
+import { InputRequestsSchema, inputResponseEntries } from './mrtr.js';
+import { paginatedEntries, resultEntries } from './result.js';
+
+/** The extension identifier of 2026-07-28 Tasks (SEP-2663), declared under `extensions`. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/** Task lifecycle states; `completed`, `failed` and `cancelled` are terminal. */
+export const TaskStatusSchema = v.picklist(['working', 'input_required', 'completed', 'failed', 'cancelled']);
+export type TaskStatus = v.InferOutput<typeof TaskStatusSchema>;
+
+const taskStateEntries = {
+  taskId: v.string(),
+  status: TaskStatusSchema,
+  statusMessage: v.optional(v.string()),
+  createdAt: v.string(),
+  lastUpdatedAt: v.string(),
+};
+
+/** 2025-11-25 (experimental) task state. `ttl` is ms to keep results, `null` = unlimited. */
+const taskEntries = {
+  ...taskStateEntries,
+  ttl: v.nullable(v.number()),
+  pollInterval: v.optional(v.number()),
+};
+export const TaskSchema = v.looseObject({ ...taskEntries });
+export type Task = v.InferOutput<typeof TaskSchema>;
+
+/** 2025-11-25: the answer to a task-augmented request. */
+export const CreateTaskResultSchema = v.looseObject({ ...resultEntries, task: TaskSchema });
+export type CreateTaskResult = v.InferOutput<typeof CreateTaskResultSchema>;
+
+/** 2025-11-25: `tasks/get` and `tasks/cancel` results are the task itself. */
+export const GetTaskResultSchema = v.looseObject({ ...resultEntries, ...taskEntries });
+export type GetTaskResult = v.InferOutput<typeof GetTaskResultSchema>;
+
+/** 2025-11-25: one page of `tasks/list`. */
+export const ListTasksResultSchema = v.looseObject({
+  ...resultEntries,
+  ...paginatedEntries,
+  tasks: v.array(TaskSchema),
+});
+export type ListTasksResult = v.InferOutput<typeof ListTasksResultSchema>;
+
+/** Params of `tasks/get`, `tasks/result`, `tasks/cancel` (both eras). */
+export const TaskIdParamsSchema = v.looseObject({ taskId: v.string(), _meta: v.optional(JsonObjectSchema) });
+export type TaskIdParams = v.InferOutput<typeof TaskIdParamsSchema>;
+
+const extensionTaskEntries = {
+  ...taskStateEntries,
+  ttlMs: v.nullable(v.number()),
+  pollIntervalMs: v.optional(v.number()),
+};
+
+/** 2026-07-28 Tasks extension: `tools/call` answered with a task (`resultType: "task"`, flat fields). */
+export const CreateTaskExtensionResultSchema = v.looseObject({
+  ...resultEntries,
+  resultType: v.literal('task'),
+  ...extensionTaskEntries,
+});
+export type CreateTaskExtensionResult = v.InferOutput<typeof CreateTaskExtensionResultSchema>;
+
+/**
+ * 2026-07-28 Tasks extension `tasks/get` result: the task plus what its status
+ * carries (`inputRequests` when `input_required`, `result` when `completed`,
+ * `error` when `failed`).
+ */
+export const DetailedTaskSchema = v.looseObject({
+  ...resultEntries,
+  ...extensionTaskEntries,
+  inputRequests: v.optional(InputRequestsSchema),
+  result: v.optional(JsonObjectSchema),
+  error: v.optional(JsonRpcErrorObjectSchema),
+});
+export type DetailedTask = v.InferOutput<typeof DetailedTaskSchema>;
+
+/** 2026-07-28 Tasks extension `tasks/update` params: answers to a task's `inputRequests`. */
+export const UpdateTaskRequestParamsSchema = v.looseObject({
+  taskId: v.string(),
+  inputResponses: inputResponseEntries.inputResponses,
+  _meta: v.optional(JsonObjectSchema),
+});
+export type UpdateTaskRequestParams = v.InferOutput<typeof UpdateTaskRequestParamsSchema>;

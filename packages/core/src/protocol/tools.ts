@@ -1,0 +1,57 @@
+import * as v from 'valibot';
+import { cacheEntries } from './cache.js';
+import { ContentBlockSchema } from './content.js';
+import { JsonObjectSchema } from './json.js';
+import { inputResponseEntries } from './mrtr.js';
+import { RequestMetaSchema } from './request-meta.js';
+import { paginatedEntries, resultEntries } from './result.js';
+import { ToolSchema } from './tool-definition.js';
+
+export {
+  type Tool,
+  type ToolAnnotations,
+  ToolAnnotationsSchema,
+  type ToolExecution,
+  ToolExecutionSchema,
+  ToolSchema,
+} from './tool-definition.js';
+
+/** `tools/list` result: one page, plus cache hints in 2026-07-28. */
+export const ListToolsResultSchema = v.looseObject({
+  ...resultEntries,
+  ...paginatedEntries,
+  ...cacheEntries,
+  tools: v.array(ToolSchema),
+});
+export type ListToolsResult = v.InferOutput<typeof ListToolsResultSchema>;
+
+/** 2025-11-25 task augmentation of a request: ask the server to run it as a task, kept `ttl` ms. */
+export const TaskMetadataSchema = v.looseObject({ ttl: v.optional(v.number()) });
+export type TaskMetadata = v.InferOutput<typeof TaskMetadataSchema>;
+
+/**
+ * `tools/call` params. `task` is the 2025-11-25 augmentation; `inputResponses`
+ * and `requestState` are a 2026-07-28 MRTR retry.
+ */
+export const CallToolRequestParamsSchema = v.looseObject({
+  name: v.string(),
+  arguments: v.optional(JsonObjectSchema),
+  task: v.optional(TaskMetadataSchema),
+  ...inputResponseEntries,
+  _meta: v.optional(RequestMetaSchema),
+});
+export type CallToolRequestParams = v.InferOutput<typeof CallToolRequestParamsSchema>;
+
+/**
+ * A completed `tools/call`. `content` keeps every part in order; `isError: true`
+ * is a tool failure the model should see. `structuredContent` (2025-06-18+) was an
+ * object until 2025-11-25 and may be any JSON value since 2026-07-28, so any
+ * value is accepted; checking it against `outputSchema` is the caller's step.
+ */
+export const CallToolResultSchema = v.looseObject({
+  ...resultEntries,
+  content: v.array(ContentBlockSchema),
+  structuredContent: v.optional(v.unknown()),
+  isError: v.optional(v.boolean()),
+});
+export type CallToolResult = v.InferOutput<typeof CallToolResultSchema>;
