@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import {
+  isJsonRpcErrorResponse,
+  isJsonRpcNotification,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
+  JsonRpcBatchSchema,
+  JsonRpcErrorResponseSchema,
+  JsonRpcMessageSchema,
+  JsonRpcNotificationSchema,
+  JsonRpcRequestSchema,
+  JsonRpcResultResponseSchema,
+  RequestIdSchema,
+} from '../../src/protocol/index.js';
+import { fixture, parses, rejectedAt } from './helpers.js';
+
+describe('request ids', () => {
+  it('accepts strings and integers', () => {
+    expect(parses(RequestIdSchema, 'abc')).toBe('abc');
+    expect(parses(RequestIdSchema, 0)).toBe(0);
+    expect(parses(RequestIdSchema, -7)).toBe(-7);
+  });
+
+  it('rejects null, fractions and other types', () => {
+    for (const id of [null, 1.5, true, {}, undefined]) rejectedAt(RequestIdSchema, id);
+  });
+
+  it('rejects a request whose id is null or fractional, naming id', () => {
+    expect(rejectedAt(JsonRpcRequestSchema, { jsonrpc: '2.0', id: null, method: 'ping' })).toEqual(['id']);
+    expect(rejectedAt(JsonRpcRequestSchema, { jsonrpc: '2.0', id: 2.5, method: 'ping' })).toEqual(['id']);
+    expect(rejectedAt(JsonRpcResultResponseSchema, { jsonrpc: '2.0', id: null, result: {} })).toEqual(['id']);
+  });
+});
+
+describe('envelopes', () => {
+  it('tells the four kinds of message apart', () => {
+    const request = parses(JsonRpcMessageSchema, { jsonrpc: '2.0', id: 1, method: 'ping' });
+    const notification = parses(JsonRpcMessageSchema, fixture('cancelled'));
+    const result = parses(JsonRpcMessageSchema, fixture('complete-result'));
+    const error = parses(JsonRpcMessageSchema, fixture('error-unsupported-version-2026-07-28'));
+    expect([isJsonRpcRequest(request), isJsonRpcNotification(notification)]).toEqual([true, true]);
+    expect([isJsonRpcResponse(result), isJsonRpcErrorResponse(result)]).toEqual([true, false]);
+    expect(isJsonRpcErrorResponse(error)).toBe(true);
+  });
+
+  it('requires jsonrpc "2.0" and a string method', () => {
+    expect(rejectedAt(JsonRpcMessageSchema, { jsonrpc: '1.0', id: 1, method: 'ping' })).toEqual(['jsonrpc']);
+    expect(rejectedAt(JsonRpcMessageSchema, { jsonrpc: '2.0', id: 1, method: 3 })).toEqual(['method']);
+  });
+
+  it('rejects params that are not an object', () => {
+    expect(rejectedAt(JsonRpcRequestSchema, { jsonrpc: '2.0', id: 1, method: 'x', params: [1] })).toEqual(['params']);
+  });
+
+  it('rejects a notification carrying an id', () => {
+    expect(rejectedAt(JsonRpcNotificationSchema, { jsonrpc: '2.0', id: 1, method: 'notifications/x' })).toEqual(['id']);
+  });
+
+  it('rejects a response with both result and error, and one with neither', () => {
+    const both = { jsonrpc: '2.0', id: 1, result: {}, error: { code: 1, message: 'x' } };
+    expect(rejectedAt(JsonRpcMessageSchema, both)).toEqual(['result']);
+    expect(rejectedAt(JsonRpcMessageSchema, { jsonrpc: '2.0', id: 1 })).toEqual(['result']);
+  });
+
+  it('requires an integer error code and a string message', () => {
+    const paths = rejectedAt(JsonRpcErrorResponseSchema, { jsonrpc: '2.0', id: 1, error: { code: 1.5, message: 2 } });
+    expect(paths).toEqual(['error.code', 'error.message']);
+  });
+
+  it('keeps unknown fields of every envelope', () => {
+    const message = parses(JsonRpcMessageSchema, { jsonrpc: '2.0', id: 'a', method: 'x', params: {}, trace: 'z' });
+    expect(message).toMatchObject({ trace: 'z' });
+  });
+});
+
+describe('error responses without a usable id', () => {
+  it('accepts an error with no id (2025-11-25+)', () => {
+    const error = parses(JsonRpcErrorResponseSchema, {
+      jsonrpc: '2.0',
+      error: { code: -32700, message: 'Parse error' },
+    });
+    expect('id' in error).toBe(false);
+  });
+
+  it('reads the JSON-RPC null id of a parse error as "no id"', () => {
+    const error = parses(JsonRpcMessageSchema, fixture('error-parse-null-id'));
+    expect(error).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } });
+  });
+});
+
+describe('batches (2025-03-26)', () => {
+  it('parses a mixed batch', () => {
+    expect(parses(JsonRpcBatchSchema, fixture('batch-2025-03-26'))).toHaveLength(3);
+  });
+
+  it('rejects an empty batch and names the broken member', () => {
+    rejectedAt(JsonRpcBatchSchema, []);
+    expect(
+      rejectedAt(JsonRpcBatchSchema, [
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { jsonrpc: '2.0', id: null },
+      ]),
+    ).toEqual(['1.id', '1.result']);
+  });
+});
