@@ -95,7 +95,10 @@ describe('a connected client (shared server)', () => {
 
   it('sends {} when callTool args are omitted and returns structured content', async () => {
     await shared.client.callTool('mixed-content');
-    const call = shared.received().findLast((message) => message.method === 'tools/call');
+    const call = shared
+      .received()
+      .filter((message) => message.method === 'tools/call')
+      .at(-1);
     expect(call?.params?.arguments).toEqual({});
     const added = await shared.client.callTool('add', { a: 2, b: 3 });
     expect(added.structuredContent).toEqual({ sum: 5 });

@@ -1,0 +1,26 @@
+/** What `mcp --help` prints. */
+export const HELP = `mcp: talk to an MCP server over stdio from the command line
+
+Usage:
+  mcp inspect                        [options] -- <command…>   who the server is and what it offers
+  mcp call <tool> ['<json args>']    [options] -- <command…>   call a tool and print its result
+  mcp read <uri>                     [options] -- <command…>   read a resource
+  mcp prompt <name> ['<json args>']  [options] -- <command…>   render a prompt
+
+Everything after "--" is the server, started as a child process (no shell).
+
+Options:
+  --timeout <ms>    per-request timeout, the handshake included (default 60000)
+  --env KEY=VALUE   add to the server's environment (repeatable)
+  --json            machine-readable output
+  -q, --quiet       hide the server's stderr and log messages
+  -h, --help        show this help
+  -v, --version     show the version
+
+Exit status: 0 ok; 1 failed, or the tool returned isError; 2 usage error; 130 interrupted.
+
+Examples:
+  mcp inspect -- node server.mjs
+  mcp call add '{"a": 2, "b": 3}' -- node server.mjs
+  mcp read file:///notes.txt --json -- npx -y some-mcp-server
+`;

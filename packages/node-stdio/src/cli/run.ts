@@ -1,0 +1,69 @@
+import { type Command, parseCommandLine } from './args.js';
+import { renderToolResult, toolResultJson } from './call.js';
+import { describeFailure, EXIT_FAILURE } from './error-line.js';
+import { type OutputStream, styleFor, toJson } from './format.js';
+import { HELP } from './help.js';
+import { inspectServer, renderInspection } from './inspect.js';
+import { promptResultJson, renderPromptResult } from './prompt.js';
+import { renderReadResult } from './read.js';
+import { withSession } from './session.js';
+import { VERSION } from './version.js';
+
+/** Where `run` reads and writes; the bin passes the process's own, tests pass captures. */
+export interface CliIo {
+  readonly stdout: OutputStream;
+  readonly stderr: OutputStream;
+  /** Read for NO_COLOR (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Aborted on Ctrl+C: the client is closed, the child stopped, and `run` returns 130. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Runs the `mcp` command line (`argv` without `node` and the script) and returns
+ * the exit status. Never throws: every failure becomes one line on stderr.
+ */
+export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    return await execute(parseCommandLine(argv), io);
+  } catch (error) {
+    const failure = describeFailure(error, io.signal?.aborted === true);
+    io.stderr.write(`${failure.line}\n`);
+    return failure.exitCode;
+  }
+}
+
+async function execute(command: Command, io: CliIo): Promise<number> {
+  if (command.kind === 'help') return print(io, HELP.trimEnd().split('\n'));
+  if (command.kind === 'version') return print(io, [VERSION]);
+  const style = styleFor(io.stdout, io.env ?? process.env);
+  const { json } = command.session;
+  return withSession(command.session, io.stderr, io.signal, async ({ client, call }) => {
+    switch (command.kind) {
+      case 'inspect': {
+        const report = await inspectServer(client, call);
+        return print(io, json ? [toJson(report)] : renderInspection(report, style, io.stdout.columns));
+      }
+      case 'call': {
+        const result = await client.callTool(command.tool, command.args, call);
+        print(io, json ? [toJson(toolResultJson(result))] : renderToolResult(result, style));
+        if (!result.isError) return 0;
+        io.stderr.write(`mcp: tool "${command.tool}" returned an error result (isError)\n`);
+        return EXIT_FAILURE;
+      }
+      case 'read': {
+        const result = await client.readResource(command.uri, call);
+        return print(io, json ? [toJson(result)] : renderReadResult(result, style));
+      }
+      case 'prompt': {
+        const result = await client.getPrompt(command.name, command.args, call);
+        return print(io, json ? [toJson(promptResultJson(result))] : renderPromptResult(result, style));
+      }
+    }
+  });
+}
+
+function print(io: CliIo, lines: readonly string[]): 0 {
+  io.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}

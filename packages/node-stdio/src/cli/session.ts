@@ -1,0 +1,74 @@
+import { type CallOptions, Client } from '@mcp/core';
+import { StdioTransport } from '../stdio-transport.js';
+import type { SessionOptions } from './args.js';
+import type { OutputStream } from './format.js';
+import { VERSION } from './version.js';
+
+/** An open connection to the server, and the options every request should carry. */
+export interface Session {
+  readonly client: Client;
+  /** The interrupt signal and `--timeout`, ready to pass to any client method. */
+  readonly call: CallOptions;
+}
+
+/** Why a session failed, with what the error line needs to know about the child. */
+export class SessionError extends Error {
+  override name = 'SessionError';
+  /** `node server.mjs --flag`, as the user typed it. */
+  readonly label: string;
+  /** True when the process never started (a missing command, no permission). */
+  readonly notStarted: boolean;
+
+  constructor(cause: unknown, label: string, notStarted: boolean) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.label = label;
+    this.notStarted = notStarted;
+  }
+}
+
+/**
+ * Spawns the server, connects, runs `work`, and closes the client whatever
+ * happens, so no child outlives the command. An abort of `signal` (Ctrl+C)
+ * closes the client at once, which ends the child and fails pending calls.
+ */
+export async function withSession<T>(
+  options: SessionOptions,
+  stderr: OutputStream,
+  signal: AbortSignal | undefined,
+  work: (session: Session) => Promise<T>,
+): Promise<T> {
+  const { command, args } = options.server;
+  const transport = new StdioTransport({
+    command,
+    args,
+    env: options.env,
+    // The server's stderr is its log (2025-11-25, Transports, stdio): passed through unless --quiet.
+    stderr: options.quiet ? 'ignore' : (line) => stderr.write(`${line}\n`),
+  });
+  const client = new Client(transport, {
+    clientInfo: { name: 'mcp-cli', title: 'mcp command-line tool', version: VERSION },
+    ...(options.timeout !== undefined && { requestTimeout: options.timeout }),
+    ...(!options.quiet && { onNotification: (method, params) => logNotification(method, params, stderr) }),
+  });
+  const call: CallOptions = { ...(signal && { signal }) };
+  const onAbort = () => void client.close();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    signal?.throwIfAborted();
+    await client.connect(call);
+    return await work({ client, call });
+  } catch (error) {
+    throw new SessionError(error, [command, ...args].join(' '), transport.pid === undefined);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    await client.close();
+  }
+}
+
+/** Log messages the server sends (`notifications/message`, 2025-11-25 server/utilities/logging) go to stderr. */
+function logNotification(method: string, params: Readonly<Record<string, unknown>> | undefined, out: OutputStream) {
+  if (method !== 'notifications/message' || !params) return;
+  const source = typeof params.logger === 'string' ? ` ${params.logger}` : '';
+  const data = typeof params.data === 'string' ? params.data : JSON.stringify(params.data);
+  out.write(`server log [${String(params.level)}]${source}: ${data}\n`);
+}
