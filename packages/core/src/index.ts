@@ -25,19 +25,34 @@ export type {
   ResourceContent,
   ToolResult,
 } from './client/results.js';
+export type { SessionSnapshot } from './client/session.js';
 export {
   CapabilityError,
   ClientClosedError,
+  CorsError,
   HttpError,
   McpError,
+  NetworkError,
   ProtocolError,
   RpcError,
+  SessionExpiredError,
   ToolError,
   TransportError,
   UnsupportedVersionError,
 } from './errors/index.js';
+export type { ClientCapabilities, ServerCapabilities } from './protocol/capabilities.js';
+export type { PromptReference, ResourceTemplateReference } from './protocol/completion.js';
+export type { ContentBlock } from './protocol/content.js';
+export type { Implementation } from './protocol/implementation.js';
 export type { JsonRpcMessage, RequestId } from './protocol/jsonrpc.js';
+export type { LoggingLevel } from './protocol/logging.js';
+export type { Prompt } from './protocol/prompts.js';
+export type { Resource, ResourceTemplate } from './protocol/resources.js';
+export type { Root } from './protocol/roots.js';
+export type { Tool } from './protocol/tools.js';
 export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './protocol/versions.js';
+export type { RetryOptions, StreamableHttpTransportOptions, TokenProvider } from './transport/http/options.js';
+export { StreamableHttpTransport } from './transport/http/streamable-http-transport.js';
 export { MemoryTransport } from './transport/memory-transport.js';
 export { MessageQueue } from './transport/message-queue.js';
-export type { SendOptions, Transport, TransportEvent } from './transport/transport.js';
+export type { SendOptions, SessionInfo, Transport, TransportEvent } from './transport/transport.js';

@@ -1,5 +1,6 @@
 import { CapabilityError } from '../errors/capability-error.js';
 import { McpError } from '../errors/mcp-error.js';
+import { SessionExpiredError } from '../errors/session-expired-error.js';
 import type { ServerCapabilities } from '../protocol/capabilities.js';
 import { CompleteResultSchema, type PromptReference, type ResourceTemplateReference } from '../protocol/completion.js';
 import type { Implementation } from '../protocol/implementation.js';
@@ -32,6 +33,7 @@ import { toCompletion, toPromptResult, toReadResourceResult, toToolResult } from
 import type { Completion, PromptResult, ReadResourceResult, ToolResult } from './results.js';
 import { RpcChannel } from './rpc-channel.js';
 import { ServerRequests } from './server-requests.js';
+import type { SessionSnapshot } from './session.js';
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: '@mcp/core', version: '0.1.0' };
 
@@ -69,7 +71,11 @@ const asyncDispose: typeof Symbol.asyncDispose = Symbol.asyncDispose ?? Symbol.f
  */
 export class Client implements AsyncDisposable {
   readonly #options: ClientOptions;
+  readonly #transport: Transport;
   readonly #channel: RpcChannel;
+  /** Resources subscribed to, so a renewed session can subscribe again. */
+  readonly #subscriptions = new Set<string>();
+  #renewing: Promise<void> | undefined;
   readonly #requests: ServerRequests;
   readonly #maxPages: number;
   #era: Era = legacyEra;
@@ -78,6 +84,7 @@ export class Client implements AsyncDisposable {
 
   constructor(transport: Transport, options: ClientOptions = {}) {
     this.#options = options;
+    this.#transport = transport;
     this.#requests = new ServerRequests(options);
     this.#maxPages = options.limits?.maxPages ?? DEFAULT_MAX_PAGES;
     this.#channel = new RpcChannel(
@@ -129,18 +136,49 @@ export class Client implements AsyncDisposable {
 
   async #connect(options: CallOptions): Promise<void> {
     this.#channel.start();
-    try {
-      this.#server = await this.#era.connect({
-        channel: this.#channel,
-        clientInfo: this.#options.clientInfo ?? DEFAULT_CLIENT_INFO,
-        capabilities: clientCapabilities(this.#options),
-        protocolVersion: this.#options.protocolVersion,
-        call: options,
+    const { resume } = this.#options;
+    if (resume) {
+      this.#server = resume;
+      this.#transport.sessionStarted?.({
+        protocolVersion: resume.protocolVersion,
+        ...(resume.sessionId !== undefined && { sessionId: resume.sessionId }),
       });
+      return;
+    }
+    try {
+      await this.#handshake(options);
     } catch (error) {
       await this.close();
       throw error;
     }
+  }
+
+  async #handshake(options: CallOptions): Promise<void> {
+    this.#server = await this.#era.connect({
+      channel: this.#channel,
+      clientInfo: this.#options.clientInfo ?? DEFAULT_CLIENT_INFO,
+      capabilities: clientCapabilities(this.#options),
+      protocolVersion: this.#options.protocolVersion,
+      call: options,
+    });
+    this.#transport.sessionStarted?.({ protocolVersion: this.#server.protocolVersion });
+  }
+
+  /**
+   * A serialisable snapshot of the connected session, to `resume` it in another
+   * client (e.g. the next invocation of a Worker). Undefined until connected.
+   */
+  get session(): SessionSnapshot | undefined {
+    const server = this.#server;
+    if (!server) return undefined;
+    const sessionId = this.#transport.sessionId;
+    return {
+      protocolVersion: server.protocolVersion,
+      ...(sessionId !== undefined && { sessionId }),
+      serverInfo: server.serverInfo,
+      capabilities: server.capabilities,
+      ...(server.instructions !== undefined && { instructions: server.instructions }),
+    };
   }
 
   /** Every tool, following pagination to the end. */
@@ -202,12 +240,14 @@ export class Client implements AsyncDisposable {
     return this.#gated('logging/setLevel', 'logging', { level }, parseEmpty, options);
   }
 
-  subscribeResource(uri: string, options?: CallOptions): Promise<void> {
-    return this.#gated('resources/subscribe', 'resources.subscribe', { uri }, parseEmpty, options);
+  async subscribeResource(uri: string, options?: CallOptions): Promise<void> {
+    await this.#gated('resources/subscribe', 'resources.subscribe', { uri }, parseEmpty, options);
+    this.#subscriptions.add(uri);
   }
 
-  unsubscribeResource(uri: string, options?: CallOptions): Promise<void> {
-    return this.#gated('resources/unsubscribe', 'resources.subscribe', { uri }, parseEmpty, options);
+  async unsubscribeResource(uri: string, options?: CallOptions): Promise<void> {
+    await this.#gated('resources/unsubscribe', 'resources.subscribe', { uri }, parseEmpty, options);
+    this.#subscriptions.delete(uri);
   }
 
   /** Tells the server the roots changed (when `roots` is a function). */
@@ -247,7 +287,7 @@ export class Client implements AsyncDisposable {
     const refusal = this.#refusal(method, capability);
     if (refusal) return Promise.reject(refusal);
     return collectPages(method, this.#maxPages, (cursor) =>
-      this.#era.request(this.#channel, method, cursor === undefined ? undefined : { cursor }, { ...options, parse }),
+      this.#request(method, cursor === undefined ? undefined : { cursor }, parse, options),
     );
   }
 
@@ -260,7 +300,7 @@ export class Client implements AsyncDisposable {
   ): Promise<T> {
     const refusal = this.#refusal(method, capability);
     if (refusal) return Promise.reject(refusal);
-    return this.#era.request(this.#channel, method, params, { ...options, parse });
+    return this.#request(method, params, parse, options);
   }
 
   #call<T>(
@@ -271,7 +311,41 @@ export class Client implements AsyncDisposable {
   ): Promise<T> {
     const refusal = this.#refusal(method);
     if (refusal) return Promise.reject(refusal);
-    return this.#era.request(this.#channel, method, params, { ...options, parse });
+    return this.#request(method, params, parse, options);
+  }
+
+  /**
+   * Sends through the era. When the server says the session expired (HTTP 404),
+   * one new handshake — shared by every call that hit it — and one resend.
+   */
+  async #request<T>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    parse: (raw: unknown) => T,
+    options: CallOptions = {},
+  ): Promise<T> {
+    const send = () => this.#era.request(this.#channel, method, params, { ...options, parse });
+    try {
+      return await send();
+    } catch (error) {
+      if (!(error instanceof SessionExpiredError)) throw error;
+      await this.#renewSession(options);
+      return send();
+    }
+  }
+
+  #renewSession(options: CallOptions): Promise<void> {
+    this.#renewing ??= (async () => {
+      try {
+        await this.#handshake(options.signal ? { signal: options.signal } : {});
+        for (const uri of this.#subscriptions) {
+          await this.#era.request(this.#channel, 'resources/subscribe', { uri }, { parse: parseEmpty });
+        }
+      } finally {
+        this.#renewing = undefined;
+      }
+    })();
+    return this.#renewing;
   }
 
   /** Why `method` must not be sent now, checked before anything goes on the wire. */

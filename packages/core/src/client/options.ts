@@ -3,6 +3,7 @@ import type { ElicitRequestParams, ElicitResult } from '../protocol/elicitation.
 import type { Implementation } from '../protocol/implementation.js';
 import type { Root } from '../protocol/roots.js';
 import type { CreateMessageRequestParams, CreateMessageResult } from '../protocol/sampling.js';
+import type { SessionSnapshot } from './session.js';
 
 /** What a handler of a server request is given besides the request itself. */
 export interface HandlerContext {
@@ -61,6 +62,8 @@ export interface ClientOptions {
   /** Capabilities to declare on top of those derived from the handlers (`experimental`, `extensions`). */
   readonly capabilities?: Pick<ClientCapabilities, 'experimental' | 'extensions'>;
   readonly limits?: ClientLimits;
+  /** Continue a session from `client.session` of an earlier client: `connect()` then skips the handshake. */
+  readonly resume?: SessionSnapshot;
 }
 
 /** Progress the server reported for a call. */

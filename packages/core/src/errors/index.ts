@@ -1,9 +1,12 @@
 export { CapabilityError } from './capability-error.js';
 export { ClientClosedError } from './client-closed-error.js';
+export { CorsError } from './cors-error.js';
 export { HttpError } from './http-error.js';
 export { McpError } from './mcp-error.js';
+export { NetworkError } from './network-error.js';
 export { ProtocolError } from './protocol-error.js';
 export { RpcError } from './rpc-error.js';
+export { SessionExpiredError } from './session-expired-error.js';
 export { ToolError } from './tool-error.js';
 export { TransportError } from './transport-error.js';
 export { UnsupportedVersionError } from './unsupported-version-error.js';

@@ -19,6 +19,13 @@ export type TransportEvent =
   | { readonly type: 'message'; readonly message: unknown }
   | { readonly type: 'error'; readonly error: Error; readonly requestId?: RequestId };
 
+/** What the Client tells a transport once a session is established (or resumed). */
+export interface SessionInfo {
+  readonly protocolVersion: string;
+  /** Set when resuming a session from a snapshot. */
+  readonly sessionId?: string;
+}
+
 /**
  * Moves JSON-RPC messages between the Client and one server. Request/response
  * matching lives in the Client, above every transport.
@@ -34,4 +41,8 @@ export interface Transport {
   messages(): AsyncIterable<TransportEvent>;
   /** Releases everything the transport holds. Idempotent. */
   close(): Promise<void>;
+  /** The handshake finished (or a session was resumed): HTTP sends version headers and opens its GET stream. */
+  sessionStarted?(info: SessionInfo): void;
+  /** The server-assigned session id, for transports that have sessions. */
+  readonly sessionId?: string | undefined;
 }

@@ -1,0 +1,75 @@
+import { ProtocolError } from '../../errors/protocol-error.js';
+import { TransportError } from '../../errors/transport-error.js';
+import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
+import type { SendOptions } from '../transport.js';
+import type { HttpRequester } from './http-requester.js';
+import { anySignal } from './signals.js';
+import type { SseCursor, SseMessages } from './sse-messages.js';
+
+/**
+ * The deprecated HTTP+SSE transport of 2024-11-05, used only as a fallback: a GET
+ * opens the event stream, whose first `endpoint` event names the URL to POST
+ * every message to; every server message arrives on the stream. Auth headers go
+ * on the GET and on every POST.
+ */
+export class LegacySseSession {
+  readonly #http: HttpRequester;
+  readonly #sse: SseMessages;
+  readonly #signal: AbortSignal;
+  #endpoint: URL | undefined;
+
+  constructor(http: HttpRequester, sse: SseMessages, signal: AbortSignal) {
+    this.#http = http;
+    this.#sse = sse;
+    this.#signal = signal;
+  }
+
+  /** Opens the stream and waits for its `endpoint` event. */
+  async open(headers: () => Headers): Promise<void> {
+    const response = await this.#http.send({
+      method: 'GET',
+      headers: headers(),
+      signal: this.#signal,
+      idempotent: true,
+    });
+    if (!response.ok || !response.body) throw await this.#http.failure(response);
+    const body = response.body;
+    const endpoint = new Promise<URL>((resolve, reject) => {
+      const cursor: SseCursor = { lastEventId: undefined, retryMs: undefined, answered: false };
+      const onEvent = (event: { event?: string | undefined; data: string }) => {
+        if (event.event !== 'endpoint') return false;
+        const url = new URL(event.data.trim(), this.#http.url);
+        // The endpoint must stay on the server's origin, or our credentials would follow it elsewhere.
+        if (url.origin !== this.#http.url.origin) {
+          reject(new ProtocolError(`HTTP+SSE endpoint ${url.href} is not on the origin of ${this.#http.url.href}`));
+        } else {
+          resolve(url);
+        }
+        return true;
+      };
+      void this.#sse.read(body, cursor, undefined, onEvent).then((broken) => {
+        const reason = broken ? `: ${broken.message}` : '';
+        reject(new TransportError(`the HTTP+SSE stream of ${this.#http.url.href} ended${reason}`, { cause: broken }));
+      });
+    });
+    this.#endpoint = await endpoint;
+  }
+
+  /** POSTs one message to the endpoint; its answer comes on the stream. */
+  async send(message: JsonRpcMessage, options: SendOptions): Promise<void> {
+    const url = this.#endpoint;
+    if (!url) throw new TransportError('HTTP+SSE: no endpoint yet');
+    const headers = new Headers(options.headers);
+    headers.set('content-type', 'application/json');
+    const response = await this.#http.send({
+      method: 'POST',
+      url,
+      headers,
+      body: JSON.stringify(message),
+      signal: anySignal(options.signal, this.#signal),
+      idempotent: options.idempotent === true,
+    });
+    if (!response.ok) throw await this.#http.failure(response, url);
+    await response.body?.cancel().catch(() => {});
+  }
+}

@@ -1,0 +1,40 @@
+/** Supplies a bearer token; called for every request and every retry, possibly concurrently. */
+export type TokenProvider = (context: { readonly signal: AbortSignal }) => string | Promise<string>;
+
+/** When to send a request again after a failure (never after it may have run on the server). */
+export interface RetryOptions {
+  /** Retries after the first attempt; 0 (the default) never retries. */
+  readonly maxRetries?: number;
+  /** First backoff step in ms (default 250); doubles each attempt, with full jitter. */
+  readonly baseDelay?: number;
+  /** Cap for one backoff, and the longest `Retry-After` honoured, in ms (default 10000). */
+  readonly maxDelay?: number;
+}
+
+export interface StreamableHttpTransportOptions {
+  /** Sent on every request. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Any fetch-compatible function; default `globalThis.fetch`, read at call time. */
+  readonly fetch?: typeof fetch;
+  /** A fresh token per request, sent as `Authorization: Bearer …` (or raw under `authHeader`); overrides a static Authorization header. */
+  readonly tokenProvider?: TokenProvider;
+  /** Send the token raw under this header instead of `Authorization`. */
+  readonly authHeader?: string;
+  readonly retry?: RetryOptions;
+  /** Largest JSON body or SSE line accepted, in bytes (default 64 MiB). */
+  readonly maxMessageBytes?: number;
+  /** Open the standalone GET stream for server-initiated messages (default true). */
+  readonly standaloneStream?: boolean;
+  /** Fall back to the 2024-11-05 HTTP+SSE transport when `initialize` is refused with 400/404/405 (default true). */
+  readonly legacyFallback?: boolean;
+  /** Times a broken POST stream is resumed with `Last-Event-ID` before the call fails (default 5). */
+  readonly maxResumeAttempts?: number;
+  /** Timeout of the best-effort DELETE sent on close, in ms (default 5000). */
+  readonly closeTimeout?: number;
+}
+
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_BASE_DELAY = 250;
+export const DEFAULT_MAX_DELAY = 10_000;
+export const DEFAULT_MAX_RESUME_ATTEMPTS = 5;
+export const DEFAULT_CLOSE_TIMEOUT = 5000;

@@ -1,0 +1,72 @@
+import { ProtocolError } from '../../errors/protocol-error.js';
+import type { RequestId } from '../../protocol/jsonrpc.js';
+import type { MessageQueue } from '../message-queue.js';
+import type { TransportEvent } from '../transport.js';
+import { sseEvents } from './sse-events.js';
+
+/** Where a stream got to: what a resumption needs, and whether the awaited response came. */
+export interface SseCursor {
+  lastEventId: string | undefined;
+  retryMs: number | undefined;
+  answered: boolean;
+}
+
+/**
+ * Turns SSE bodies into inbound messages, in arrival order. Priming events
+ * (an id and empty data, 2025-11-25), comments and event types other than
+ * `message` are skipped; data that is not JSON fails the call the stream
+ * belongs to, if any, and is reported otherwise.
+ */
+export class SseMessages {
+  readonly #inbound: MessageQueue<TransportEvent>;
+  readonly #maxBytes: number;
+
+  constructor(inbound: MessageQueue<TransportEvent>, maxBytes: number) {
+    this.#inbound = inbound;
+    this.#maxBytes = maxBytes;
+  }
+
+  /**
+   * Reads `body` to its end. Resolves with the error that broke the stream, or
+   * undefined when it ended cleanly; never rejects.
+   */
+  async read(
+    body: ReadableStream<Uint8Array>,
+    cursor: SseCursor,
+    requestId?: RequestId,
+    onEvent?: (event: { event?: string | undefined; data: string }) => boolean,
+  ): Promise<Error | undefined> {
+    try {
+      const events = sseEvents(body, this.#maxBytes, (ms) => {
+        cursor.retryMs = ms;
+      });
+      for await (const event of events) {
+        if (event.id !== undefined) cursor.lastEventId = event.id;
+        if (onEvent?.(event)) continue;
+        if (event.data === '' || (event.event !== undefined && event.event !== 'message')) continue;
+        this.#deliver(event.data, cursor, requestId);
+      }
+      return undefined;
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
+    }
+  }
+
+  #deliver(data: string, cursor: SseCursor, requestId: RequestId | undefined): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(data);
+    } catch {
+      const error = new ProtocolError(`an SSE event is not JSON: ${data.slice(0, 120)}`);
+      this.#inbound.push(requestId === undefined ? { type: 'error', error } : { type: 'error', error, requestId });
+      return;
+    }
+    if (requestId !== undefined && answers(message, requestId)) cursor.answered = true;
+    this.#inbound.push({ type: 'message', message });
+  }
+}
+
+function answers(message: unknown, id: RequestId): boolean {
+  if (typeof message !== 'object' || message === null || 'method' in message) return false;
+  return 'id' in message && message.id === id;
+}
