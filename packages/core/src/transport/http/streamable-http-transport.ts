@@ -111,7 +111,16 @@ export class StreamableHttpTransport implements Transport {
       await this.#legacy.open(() => this.#headers('text/event-stream'));
       return this.#legacy.send(message, options);
     }
-    if (!response.ok) throw await this.#http.failure(response);
+    if (!response.ok) {
+      // A server may refuse with a JSON-RPC error in the body (2026-07-28 sends
+      // -32022/-32021/-32020 with 400; 404 + -32601): that error is the answer.
+      const answer = requestId === undefined ? undefined : await this.#jsonRpcError(response, requestId);
+      if (answer) {
+        this.#inbound.push({ type: 'message', message: answer });
+        return;
+      }
+      throw await this.#http.failure(response);
+    }
 
     const session = response.headers.get(SESSION_HEADER);
     if (session !== null && method === 'initialize') this.#sessionId = session;
@@ -131,6 +140,20 @@ export class StreamableHttpTransport implements Transport {
       throw new ProtocolError(
         `${method}: unexpected response content type ${JSON.stringify(type)} from ${this.#http.url}`,
       );
+    }
+  }
+
+  /** The JSON-RPC error answering `requestId` in a failed response's body, if that is what it holds. */
+  async #jsonRpcError(response: Response, requestId: RequestId): Promise<object | undefined> {
+    const type = (response.headers.get('content-type') ?? '').toLowerCase();
+    if (!type.startsWith('application/json')) return undefined;
+    try {
+      const body: unknown = JSON.parse(await readBodyText(response.clone(), 64 * 1024));
+      const matches =
+        typeof body === 'object' && body !== null && 'error' in body && 'id' in body && body.id === requestId;
+      return matches ? body : undefined;
+    } catch {
+      return undefined;
     }
   }
 
