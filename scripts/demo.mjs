@@ -5,7 +5,9 @@
  * built `mcp` command-line tool: inspect it, call tools, read a binary resource.
  */
 import { join } from 'node:path';
-import { ensureBuilt, ensureInstalled, ensurePnpm, repoRoot, runCommand } from './lib/setup.mjs';
+import { repoRoot } from './lib/repo-root.mjs';
+import { runCommand } from './lib/run-command.mjs';
+import { ensureBuilt, ensureInstalled, ensurePnpm } from './lib/setup.mjs';
 
 const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
 const paint = (code, text) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
@@ -50,7 +52,8 @@ async function main() {
   for (const [index, [title, note, args]] of steps.entries()) {
     console.log(`\n${bold(`── ${index + 1}/${steps.length} ${title}`)} ${dim(`(${note})`)}`);
     console.log(dim(`$ mcp ${[...args, '--', ...server].map(quote).join(' ')}`));
-    const code = await runCommand(process.execPath, [mcpBin, ...args, '--', process.execPath, ...server.slice(1)], env);
+    const mcpArgs = [mcpBin, ...args, '--', process.execPath, ...server.slice(1)];
+    const code = await runCommand(process.execPath, mcpArgs, { env });
     if (code !== 0) failed.push(`${title} (exit ${code})`);
   }
   console.log('');

@@ -1,12 +1,11 @@
 #!/usr/bin/env node
 // `npm test` / `pnpm test`: sets up a fresh clone (pnpm, packages, Chromium), builds,
 // then runs every check and test runner, and ends with one `N passed, M failed` line.
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { runCommand } from './test/run-command.mjs';
+import { repoRoot } from './lib/repo-root.mjs';
+import { runCommand } from './lib/run-command.mjs';
 import { steps } from './test/steps.mjs';
 
-process.chdir(join(dirname(fileURLToPath(import.meta.url)), '..'));
+process.chdir(repoRoot);
 
 /** The whole run must fit well inside CI's 90 minutes; steps past this budget are failed, not run. */
 const BUDGET_MS = 60 * 60_000;
@@ -18,8 +17,8 @@ const seconds = (start) => `${((performance.now() - start) / 1000).toFixed(1)}s`
 /** Runs one step and returns its counts; a setup step may hand back a new environment. */
 async function runStep(step, env, timeoutMs) {
   if (step.kind === 'setup') {
-    const result = await step.prepare(env);
-    return { env: result.env ?? env, passed: 0, failed: result.ok ? 0 : 1 };
+    const result = await step.prepare(env, { timeoutMs });
+    return { env: result.env, passed: 0, failed: result.ok ? 0 : 1 };
   }
   step.before?.();
   const code = await runCommand(step.command, step.args, { env: { ...env, ...step.env }, timeoutMs });

@@ -1,38 +1,28 @@
 /**
  * Gets a fresh clone ready to run: the pinned pnpm, installed packages, built
- * packages. Shared by `npm run demo` and `npm test`; each step does nothing when
- * it is already done. Every function takes the environment later commands should
- * use and resolves to `{ ok, env }`.
+ * packages, and the Chromium Playwright drives. Shared by `npm run demo` and
+ * `npm test`; each step does nothing when it is already done. Every step takes
+ * the environment later commands should use (plus an optional per-command
+ * `timeoutMs`) and resolves to `{ ok, env }`.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { delimiter, join } from 'node:path';
+import { repoRoot } from './repo-root.mjs';
+import { runCommand } from './run-command.mjs';
 
 /** The pnpm the lockfile was written with; other versions refuse or rewrite it (see the toolchain notes). */
 export const PNPM_VERSION = '12.4.2';
 
-/** The repository root, whatever the caller's working directory. */
-export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** Where Playwright looks for the browser unless CHROMIUM_PATH says otherwise (Debian's package). */
+export const chromiumPath = () => process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Records which lockfile node_modules was installed from. */
 const INSTALL_STAMP = join(repoRoot, 'node_modules', '.mcp-install-stamp');
 
 /** npm and pnpm are `.cmd` shims on Windows, which only a shell can run. */
 const useShell = process.platform === 'win32';
-
-/** Runs a command with the terminal attached; resolves with its exit code (127 if it could not start). */
-export function runCommand(command, args, env = process.env) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: repoRoot, env, stdio: 'inherit', shell: useShell });
-    child.on('error', (error) => {
-      console.error(`could not start ${command}: ${error.message}`);
-      resolve(127);
-    });
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
-  });
-}
 
 function pnpmVersion(env) {
   const result = spawnSync('pnpm', ['--version'], { env, encoding: 'utf8', shell: useShell });
@@ -43,20 +33,24 @@ function pnpmVersion(env) {
  * Makes `pnpm` on PATH the pinned version, installing it with npm when needed;
  * npm's global bin directory joins PATH in case the machine lacks it there.
  */
-export async function ensurePnpm(env = process.env) {
-  const found = pnpmVersion(env);
-  if (found === PNPM_VERSION) return { ok: true, env };
-  console.log(`pnpm ${PNPM_VERSION} not found (have ${found ?? 'none'}); installing it with npm`);
-  const code = await runCommand('npm', ['install', '-g', `pnpm@${PNPM_VERSION}`], env);
+export async function ensurePnpm(env = process.env, { timeoutMs } = {}) {
+  const had = pnpmVersion(env);
+  if (had === PNPM_VERSION) return { ok: true, env };
+  console.log(`pnpm ${PNPM_VERSION} not found (have ${had ?? 'none'}); installing it with npm`);
+  const code = await runCommand('npm', ['install', '-g', `pnpm@${PNPM_VERSION}`], { env, timeoutMs });
   const prefix = spawnSync('npm', ['prefix', '-g'], { env, encoding: 'utf8', shell: useShell }).stdout?.trim();
   const binDir = prefix && (process.platform === 'win32' ? prefix : join(prefix, 'bin'));
   const withBin = binDir ? { ...env, PATH: `${binDir}${delimiter}${env.PATH ?? ''}` } : env;
-  const now = pnpmVersion(withBin);
-  if (code === 0 && now === PNPM_VERSION) return { ok: true, env: withBin };
-  console.error(`could not get pnpm ${PNPM_VERSION}; install it yourself: npm install -g pnpm@${PNPM_VERSION}`);
+  const found = pnpmVersion(withBin);
+  if (code === 0 && found === PNPM_VERSION) return { ok: true, env: withBin };
+  console.error(
+    `could not get pnpm ${PNPM_VERSION} (npm exit ${code}, pnpm on PATH: ${found ?? 'none'}).` +
+      ` Install it yourself: npm install -g pnpm@${PNPM_VERSION}`,
+  );
   return { ok: false, env: withBin };
 }
 
+/** What node_modules must have been installed from: the lockfile and the workspace settings. */
 function installFingerprint() {
   const hash = createHash('sha256');
   for (const file of ['pnpm-lock.yaml', 'pnpm-workspace.yaml']) {
@@ -70,10 +64,13 @@ function installFingerprint() {
  * Runs `pnpm install --frozen-lockfile` when node_modules is missing or was
  * installed from another lockfile (the stamp holds the lockfile's hash).
  */
-export async function ensureInstalled(env = process.env) {
+export async function ensureInstalled(env = process.env, { timeoutMs } = {}) {
   const fingerprint = installFingerprint();
-  if (existsSync(INSTALL_STAMP) && readFileSync(INSTALL_STAMP, 'utf8').trim() === fingerprint) return { ok: true, env };
-  const code = await runCommand('pnpm', ['install', '--frozen-lockfile'], env);
+  if (existsSync(INSTALL_STAMP) && readFileSync(INSTALL_STAMP, 'utf8').trim() === fingerprint) {
+    console.log('node_modules matches pnpm-lock.yaml; skipping install');
+    return { ok: true, env };
+  }
+  const code = await runCommand('pnpm', ['install', '--frozen-lockfile'], { env, timeoutMs });
   if (code !== 0) return { ok: false, env };
   writeFileSync(INSTALL_STAMP, `${fingerprint}\n`);
   return { ok: true, env };
@@ -121,10 +118,35 @@ export function staleBuilds() {
 }
 
 /** Runs `pnpm -r build` when any package's dist is missing or older than its sources. */
-export async function ensureBuilt(env = process.env) {
+export async function ensureBuilt(env = process.env, { timeoutMs } = {}) {
   const stale = staleBuilds();
   if (stale.length === 0) return { ok: true, env };
   console.log(`building ${stale.join(', ')} (dist missing or older than the sources)`);
-  const code = await runCommand('pnpm', ['-r', 'build'], env);
+  const code = await runCommand('pnpm', ['-r', 'build'], { env, timeoutMs });
   return { ok: code === 0, env };
+}
+
+/**
+ * Makes sure the Chromium Playwright drives exists: installs Debian's package with
+ * apt when we are root, otherwise says what to do.
+ */
+export async function ensureChromium(env = process.env, { timeoutMs } = {}) {
+  const path = chromiumPath();
+  if (existsSync(path)) return { ok: true, env };
+  const isRoot = process.getuid?.() === 0;
+  const hasApt = spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (!isRoot || !hasApt || path !== '/usr/bin/chromium') {
+    console.error(
+      `Chromium not found at ${path}. Install it (Debian: apt-get install --no-install-recommends chromium)` +
+        ' or set CHROMIUM_PATH to a Chromium binary.',
+    );
+    return { ok: false, env };
+  }
+  console.log('Chromium missing; installing the Debian package (about a minute)');
+  const aptEnv = { ...env, DEBIAN_FRONTEND: 'noninteractive' };
+  const apt = (args) => runCommand('apt-get', args, { env: aptEnv, timeoutMs });
+  const installed =
+    (await apt(['update', '-qq'])) === 0 &&
+    (await apt(['install', '-y', '-qq', '--no-install-recommends', 'chromium'])) === 0;
+  return { ok: installed && existsSync(path), env };
 }

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { ensureChromium, ensureInstall, ensurePnpm } from './setup.mjs';
+import { ensureChromium, ensureInstalled, ensurePnpm } from '../lib/setup.mjs';
 
 /** Where runners write their machine-readable reports (gitignored). */
 const REPORTS = '.tmp/test-reports';
@@ -67,7 +67,7 @@ const fresh = (file) => () => rmSync(file, { force: true });
 /** Everything `npm test` runs, in order. Every step runs even if an earlier one failed. */
 export const steps = [
   setup('pnpm', ensurePnpm),
-  setup('install', ensureInstall),
+  setup('install', ensureInstalled),
   check('build', ['-r', '--no-bail', '--filter', './packages/**', 'build']),
   check('lint', ['exec', 'biome', 'check', '.']),
   check('typecheck', ['-r', '--no-bail', '--filter', './packages/**', 'typecheck']),
