@@ -13,7 +13,12 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'test-servers/test/**/*.test.ts'],
+    include: [
+      'packages/*/test/**/*.test.ts',
+      'test-servers/test/**/*.test.ts',
+      'runtimes/node/**/*.test.ts',
+      'examples/*/test/**/*.test.ts',
+    ],
     environment: 'node',
     pool: 'forks',
     testTimeout: 20_000,

@@ -29,6 +29,11 @@ export interface StreamableHttpTransportOptions {
   readonly legacyFallback?: boolean;
   /** Times a broken POST stream is resumed with `Last-Event-ID` before the call fails (default 5). */
   readonly maxResumeAttempts?: number;
+  /**
+   * DELETE the session on close (default true). A stateless host that keeps the
+   * session for a later invocation (`client.session` → `resume`) passes false.
+   */
+  readonly endSessionOnClose?: boolean;
   /** Timeout of the best-effort DELETE sent on close, in ms (default 5000). */
   readonly closeTimeout?: number;
 }

@@ -239,7 +239,7 @@ export class StreamableHttpTransport implements Transport {
     this.#closer.abort(new ClientClosedError('StreamableHttpTransport: closed'));
     this.#standalone?.stop();
     this.#inbound.end();
-    if (session === undefined || this.#legacy) return;
+    if (session === undefined || this.#legacy || this.#options.endSessionOnClose === false) return;
     const headers = this.#headers('application/json, text/event-stream');
     headers.set(SESSION_HEADER, session);
     try {
