@@ -26,6 +26,7 @@ export type {
   ToolResult,
 } from './client/results.js';
 export type { SessionSnapshot } from './client/session.js';
+export { type ListenEvent, type ListenFilter, Subscription } from './client/subscription.js';
 export {
   CapabilityError,
   ClientClosedError,
@@ -34,6 +35,7 @@ export {
   McpError,
   NetworkError,
   ProtocolError,
+  ResourceNotFoundError,
   RpcError,
   SessionExpiredError,
   ToolError,

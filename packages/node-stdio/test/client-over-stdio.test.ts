@@ -171,7 +171,8 @@ describe('capability gating', () => {
     // A ping travels the same pipe: once it arrived, anything sent before it has too.
     await server.client.ping();
     const methods = server.received().map((message) => message.method);
-    expect(methods).toEqual(['initialize', 'notifications/initialized', 'ping']);
+    // The 2026-07-28 probe comes first; the legacy server refuses it and the handshake follows.
+    expect(methods).toEqual(['server/discover', 'initialize', 'notifications/initialized', 'ping']);
   });
 });
 
@@ -359,12 +360,22 @@ describe('a misbehaving server', () => {
   });
 });
 
-describe('the v2 server SDK in its legacy era', () => {
-  it('connects with initialize and calls tools', async () => {
+describe('the v2 server SDK (dual-era)', () => {
+  it('is detected as a 2026-07-28 server and used statelessly', async () => {
     const server = connectTo(['--sdk', 'v2']);
     await server.client.connect();
+    expect(server.client.era).toBe('modern');
+    expect(server.client.protocolVersion).toBe('2026-07-28');
+    expect((await server.client.callTool('echo', { text: 'v2' })).text).toBe('v2');
+  });
+
+  it('serves the legacy era when the version is pinned', async () => {
+    const server = connectTo(['--sdk', 'v2'], { protocolVersion: '2025-11-25' });
+    await server.client.connect();
+    expect(server.client.era).toBe('legacy');
     expect(server.client.protocolVersion).toBe('2025-11-25');
     expect((await server.client.callTool('echo', { text: 'v2' })).text).toBe('v2');
-    expect(await server.client.listTools()).toHaveLength(11);
+    const names = (await server.client.listTools()).map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['echo', 'add', 'mixed-content']));
   });
 });

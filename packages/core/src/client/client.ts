@@ -1,67 +1,47 @@
 import { CapabilityError } from '../errors/capability-error.js';
 import { McpError } from '../errors/mcp-error.js';
+import { ResourceNotFoundError } from '../errors/resource-not-found-error.js';
+import { RpcError } from '../errors/rpc-error.js';
 import { SessionExpiredError } from '../errors/session-expired-error.js';
 import type { ServerCapabilities } from '../protocol/capabilities.js';
-import { CompleteResultSchema, type PromptReference, type ResourceTemplateReference } from '../protocol/completion.js';
+import type { PromptReference, ResourceTemplateReference } from '../protocol/completion.js';
+import { ErrorCode } from '../protocol/error-codes.js';
 import type { Implementation } from '../protocol/implementation.js';
 import type { LoggingLevel } from '../protocol/logging.js';
-import { EmptyResultSchema } from '../protocol/ping.js';
-import { GetPromptResultSchema, ListPromptsResultSchema, type Prompt } from '../protocol/prompts.js';
-import {
-  ListResourcesResultSchema,
-  ListResourceTemplatesResultSchema,
-  ReadResourceResultSchema,
-  type Resource,
-  type ResourceTemplate,
-} from '../protocol/resources.js';
-import { CallToolResultSchema, ListToolsResultSchema, type Tool } from '../protocol/tools.js';
+import type { Prompt } from '../protocol/prompts.js';
+import type { Resource, ResourceTemplate } from '../protocol/resources.js';
+import type { Tool } from '../protocol/tools.js';
+import { isModernProtocolVersion } from '../protocol/versions.js';
 import type { Transport } from '../transport/transport.js';
 import { type CapabilityPath, clientCapabilities, hasCapability } from './capabilities.js';
 import type { Era, ServerIdentity } from './era.js';
+import { chooseEra } from './era-detection.js';
 import { legacyEra } from './legacy-era.js';
-import {
-  type CallOptions,
-  type ClientOptions,
-  DEFAULT_CLOSE_GRACE,
-  DEFAULT_MAX_CONCURRENT_HANDLERS,
-  DEFAULT_MAX_PAGES,
-  DEFAULT_REQUEST_TIMEOUT,
-} from './options.js';
+import { Listeners } from './listeners.js';
+import { ModernEra } from './modern-era.js';
+import type { CallOptions, ClientOptions } from './options.js';
+import * as limits from './options.js';
 import { collectPages, type Page } from './pagination.js';
-import { resultParser } from './parse-result.js';
-import { toCompletion, toPromptResult, toReadResourceResult, toToolResult } from './result-mappers.js';
+import * as parsers from './parsers.js';
+import { ResultCache } from './result-cache.js';
 import type { Completion, PromptResult, ReadResourceResult, ToolResult } from './results.js';
 import { RpcChannel } from './rpc-channel.js';
 import { ServerRequests } from './server-requests.js';
 import type { SessionSnapshot } from './session.js';
+import type { ListenFilter, Subscription } from './subscription.js';
+import { ToolRegistry } from './tool-registry.js';
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: '@mcp/core', version: '0.1.0' };
-
-const parseEmpty = resultParser('ping', EmptyResultSchema, () => undefined);
-const parseCallTool = resultParser('tools/call', CallToolResultSchema, toToolResult);
-const parseRead = resultParser('resources/read', ReadResourceResultSchema, toReadResourceResult);
-const parsePrompt = resultParser('prompts/get', GetPromptResultSchema, toPromptResult);
-const parseComplete = resultParser('completion/complete', CompleteResultSchema, toCompletion);
-const parseTools = resultParser('tools/list', ListToolsResultSchema, (r) => page(r.tools, r.nextCursor));
-const parseResources = resultParser('resources/list', ListResourcesResultSchema, (r) =>
-  page(r.resources, r.nextCursor),
-);
-const parseTemplates = resultParser('resources/templates/list', ListResourceTemplatesResultSchema, (r) =>
-  page(r.resourceTemplates, r.nextCursor),
-);
-const parsePrompts = resultParser('prompts/list', ListPromptsResultSchema, (r) => page(r.prompts, r.nextCursor));
-
-function page<T>(items: readonly T[], nextCursor: string | undefined): Page<T> {
-  return { items, nextCursor };
-}
 
 /** `Symbol.asyncDispose` where the runtime has it, else the well-known registry symbol. */
 const asyncDispose: typeof Symbol.asyncDispose = Symbol.asyncDispose ?? Symbol.for('Symbol.asyncDispose');
 
 /**
- * One handle on one MCP server, whatever revision it speaks. Safe for concurrent
- * calls. Handlers go in the options, so the capabilities the client declares are
- * right from the first message.
+ * One handle on one MCP server, whatever revision it speaks: `connect()` finds
+ * out (2026-07-28 stateless, or the 2024-11-05 … 2025-11-25 handshake) and the
+ * same methods and handlers work in both eras. Safe for concurrent calls.
+ * Handlers go in the options, so the declared capabilities are right from the
+ * first message.
  *
  * ```ts
  * await using client = new Client(transport, { clientInfo: { name: 'app', version: '1.0.0' } });
@@ -73,31 +53,51 @@ export class Client implements AsyncDisposable {
   readonly #options: ClientOptions;
   readonly #transport: Transport;
   readonly #channel: RpcChannel;
-  /** Resources subscribed to, so a renewed session can subscribe again. */
-  readonly #subscriptions = new Set<string>();
-  #renewing: Promise<void> | undefined;
-  readonly #requests: ServerRequests;
+  readonly #modern: ModernEra;
+  readonly #listeners = new Listeners();
+  readonly #cache = new ResultCache();
+  readonly #tools = new ToolRegistry();
   readonly #maxPages: number;
+  /** Resources subscribed to (legacy), so a renewed session can subscribe again. */
+  readonly #subscriptions = new Set<string>();
   #era: Era = legacyEra;
   #server: ServerIdentity | undefined;
+  #logLevel: LoggingLevel | undefined;
   #connecting: Promise<void> | undefined;
+  #renewing: Promise<void> | undefined;
 
   constructor(transport: Transport, options: ClientOptions = {}) {
     this.#options = options;
     this.#transport = transport;
-    this.#requests = new ServerRequests(options);
-    this.#maxPages = options.limits?.maxPages ?? DEFAULT_MAX_PAGES;
+    this.#maxPages = options.limits?.maxPages ?? limits.DEFAULT_MAX_PAGES;
+    const requests = new ServerRequests(options);
+    this.#modern = new ModernEra({
+      clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
+      capabilities: clientCapabilities(options),
+      requests,
+      maxRounds: options.limits?.maxInputRounds ?? limits.DEFAULT_MAX_INPUT_ROUNDS,
+      cancelsByClosing: transport.cancelsByClosing === true,
+      logLevel: () => this.#logLevel,
+      extraHeaders: (method, params) =>
+        method === 'tools/call' && typeof params?.name === 'string'
+          ? this.#tools.headers(params.name, (params.arguments ?? {}) as Record<string, unknown>)
+          : {},
+    });
     this.#channel = new RpcChannel(
       transport,
       {
-        onRequest: (request, signal) => this.#requests.handle(request.method, request.params, signal),
-        onNotification: ({ method, params }) => options.onNotification?.(method, params),
+        onRequest: (request, signal) => requests.handle(request.method, request.params, signal),
+        onNotification: ({ method, params }) => {
+          this.#cache.invalidate(method, params);
+          this.#listeners.route(method, params);
+          options.onNotification?.(method, params);
+        },
         onError: (error) => options.onError?.(error),
       },
       {
-        requestTimeout: options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT,
-        maxConcurrentHandlers: options.limits?.maxConcurrentHandlers ?? DEFAULT_MAX_CONCURRENT_HANDLERS,
-        closeGrace: options.limits?.closeGrace ?? DEFAULT_CLOSE_GRACE,
+        requestTimeout: options.requestTimeout ?? limits.DEFAULT_REQUEST_TIMEOUT,
+        maxConcurrentHandlers: options.limits?.maxConcurrentHandlers ?? limits.DEFAULT_MAX_CONCURRENT_HANDLERS,
+        closeGrace: options.limits?.closeGrace ?? limits.DEFAULT_CLOSE_GRACE,
       },
     );
   }
@@ -107,7 +107,7 @@ export class Client implements AsyncDisposable {
     return this.#server?.protocolVersion;
   }
 
-  /** Which protocol era the server speaks. */
+  /** Which protocol era the server speaks: `modern` (2026-07-28) or `legacy` (the handshake revisions). */
   get era(): Era['kind'] {
     return this.#era.kind;
   }
@@ -123,45 +123,6 @@ export class Client implements AsyncDisposable {
   /** Guidance from the server on how to use it, e.g. for a system prompt. */
   get instructions(): string | undefined {
     return this.#server?.instructions;
-  }
-
-  /**
-   * Opens the session. On failure, including a server that speaks no version we
-   * support (`UnsupportedVersionError`), the client is closed and the error thrown.
-   */
-  connect(options: CallOptions = {}): Promise<void> {
-    this.#connecting ??= this.#connect(options);
-    return this.#connecting;
-  }
-
-  async #connect(options: CallOptions): Promise<void> {
-    this.#channel.start();
-    const { resume } = this.#options;
-    if (resume) {
-      this.#server = resume;
-      this.#transport.sessionStarted?.({
-        protocolVersion: resume.protocolVersion,
-        ...(resume.sessionId !== undefined && { sessionId: resume.sessionId }),
-      });
-      return;
-    }
-    try {
-      await this.#handshake(options);
-    } catch (error) {
-      await this.close();
-      throw error;
-    }
-  }
-
-  async #handshake(options: CallOptions): Promise<void> {
-    this.#server = await this.#era.connect({
-      channel: this.#channel,
-      clientInfo: this.#options.clientInfo ?? DEFAULT_CLIENT_INFO,
-      capabilities: clientCapabilities(this.#options),
-      protocolVersion: this.#options.protocolVersion,
-      call: options,
-    });
-    this.#transport.sessionStarted?.({ protocolVersion: this.#server.protocolVersion });
   }
 
   /**
@@ -181,36 +142,107 @@ export class Client implements AsyncDisposable {
     };
   }
 
-  /** Every tool, following pagination to the end. */
-  listTools(options?: CallOptions): Promise<Tool[]> {
-    return this.#list('tools/list', 'tools', parseTools, options);
+  /**
+   * Finds the server's era and opens the session (or, with `resume`, continues
+   * one). On failure — including a server that speaks no version we support
+   * (`UnsupportedVersionError`) — the client is closed and the error thrown.
+   */
+  connect(options: CallOptions = {}): Promise<void> {
+    this.#connecting ??= this.#connect(options);
+    return this.#connecting;
+  }
+
+  async #connect(options: CallOptions): Promise<void> {
+    this.#channel.start();
+    const { resume } = this.#options;
+    try {
+      if (resume) {
+        this.#era = isModernProtocolVersion(resume.protocolVersion) ? this.#modern : legacyEra;
+        this.#started(resume, resume.sessionId);
+      } else {
+        const choice = await chooseEra(
+          this.#transport,
+          this.#connectContext(options),
+          { legacy: legacyEra, modern: this.#modern },
+          this.#options.limits?.probeTimeout ?? limits.DEFAULT_PROBE_TIMEOUT,
+        );
+        this.#era = choice.era;
+        this.#started(choice.server);
+      }
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
+  }
+
+  #connectContext(options: CallOptions) {
+    return {
+      channel: this.#channel,
+      clientInfo: this.#options.clientInfo ?? DEFAULT_CLIENT_INFO,
+      capabilities: clientCapabilities(this.#options),
+      protocolVersion: this.#options.protocolVersion,
+      call: options,
+    };
+  }
+
+  #started(server: ServerIdentity, sessionId?: string): void {
+    this.#server = server;
+    this.#transport.sessionStarted?.({
+      protocolVersion: server.protocolVersion,
+      era: this.#era.kind,
+      ...(sessionId !== undefined && { sessionId }),
+    });
+  }
+
+  /**
+   * Every tool, following pagination to the end. In the 2026-07-28 era a tool
+   * whose `x-mcp-header` annotations break the rules is left out (`onWarning`).
+   */
+  async listTools(options?: CallOptions): Promise<Tool[]> {
+    const tools = await this.#list('tools/list', 'tools', parsers.parseTools, options);
+    if (this.#era.kind !== 'modern') return tools;
+    return this.#tools.accept(tools, (message) => this.#options.onWarning?.(message));
   }
 
   listResources(options?: CallOptions): Promise<Resource[]> {
-    return this.#list('resources/list', 'resources', parseResources, options);
+    return this.#list('resources/list', 'resources', parsers.parseResources, options);
   }
 
   listResourceTemplates(options?: CallOptions): Promise<ResourceTemplate[]> {
-    return this.#list('resources/templates/list', 'resources', parseTemplates, options);
+    return this.#list('resources/templates/list', 'resources', parsers.parseTemplates, options);
   }
 
   listPrompts(options?: CallOptions): Promise<Prompt[]> {
-    return this.#list('prompts/list', 'prompts', parsePrompts, options);
+    return this.#list('prompts/list', 'prompts', parsers.parsePrompts, options);
   }
 
   /** Calls a tool; omitted `args` are sent as `{}`. A tool's own failure is `isError: true`, not a throw. */
-  callTool(name: string, args: Record<string, unknown> = {}, options?: CallOptions): Promise<ToolResult> {
-    return this.#gated('tools/call', 'tools', { name, arguments: args }, parseCallTool, options);
+  async callTool(name: string, args: Record<string, unknown> = {}, options?: CallOptions): Promise<ToolResult> {
+    const call = () => this.#gated('tools/call', 'tools', { name, arguments: args }, parsers.parseCallTool, options);
+    try {
+      return await call();
+    } catch (error) {
+      // Our Mcp-Param-* headers disagree with the server's schema: learn it again, once (2026-07-28).
+      if (!(error instanceof RpcError) || error.code !== ErrorCode.HeaderMismatch) throw error;
+      await this.listTools({ ...options, cache: false });
+      return call();
+    }
   }
 
-  /** Reads a resource; `blob` contents arrive decoded to bytes. */
-  readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
-    return this.#gated('resources/read', 'resources', { uri }, parseRead, options);
+  /** Reads a resource; `blob` contents arrive decoded to bytes. A missing resource is a `ResourceNotFoundError`. */
+  async readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
+    try {
+      return await this.#gated('resources/read', 'resources', { uri }, parsers.parseRead, options);
+    } catch (error) {
+      const notFound = error instanceof RpcError && (error.code === -32002 || error.code === ErrorCode.InvalidParams);
+      throw notFound ? new ResourceNotFoundError(uri, error) : error;
+    }
   }
 
   /** Renders a prompt, its content parts flattened and binary data decoded. */
   getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<PromptResult> {
-    return this.#gated('prompts/get', 'prompts', { name, ...(args && { arguments: args }) }, parsePrompt, options);
+    const params = { name, ...(args && { arguments: args }) };
+    return this.#gated('prompts/get', 'prompts', params, parsers.parsePrompt, options);
   }
 
   /**
@@ -229,31 +261,78 @@ export class Client implements AsyncDisposable {
       argument: { name: argName, value: argValue },
       ...(context && { context: { arguments: context } }),
     };
-    return this.#gated('completion/complete', this.#completionCapability(), params, parseComplete, options);
+    return this.#gated('completion/complete', this.#completionCapability(), params, parsers.parseComplete, options);
   }
 
+  /** Checks the server answers: `ping` in the legacy era, `server/discover` in 2026-07-28 (which has no ping). */
   ping(options?: CallOptions): Promise<void> {
-    return this.#call('ping', undefined, parseEmpty, options);
+    const method = this.#era.kind === 'modern' ? 'server/discover' : 'ping';
+    return this.#call(method, undefined, () => undefined, options);
   }
 
-  setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<void> {
-    return this.#gated('logging/setLevel', 'logging', { level }, parseEmpty, options);
+  /**
+   * The level of log messages the server sends. Legacy: `logging/setLevel`;
+   * 2026-07-28: stamped on every later request as `_meta` logLevel.
+   */
+  async setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<void> {
+    if (this.#era.kind === 'modern') {
+      const refusal = this.#refusal('logging/setLevel', 'logging');
+      if (refusal) throw refusal;
+      this.#logLevel = level;
+      return;
+    }
+    await this.#gated('logging/setLevel', 'logging', { level }, parsers.parseEmpty, options);
   }
 
+  /** Legacy `resources/subscribe`; in every era `listen({ resources })` does the same. */
   async subscribeResource(uri: string, options?: CallOptions): Promise<void> {
-    await this.#gated('resources/subscribe', 'resources.subscribe', { uri }, parseEmpty, options);
+    this.#requireLegacy('resources/subscribe');
+    await this.#gated('resources/subscribe', 'resources.subscribe', { uri }, parsers.parseEmpty, options);
     this.#subscriptions.add(uri);
   }
 
   async unsubscribeResource(uri: string, options?: CallOptions): Promise<void> {
-    await this.#gated('resources/unsubscribe', 'resources.subscribe', { uri }, parseEmpty, options);
+    this.#requireLegacy('resources/unsubscribe');
+    await this.#gated('resources/unsubscribe', 'resources.subscribe', { uri }, parsers.parseEmpty, options);
     this.#subscriptions.delete(uri);
   }
 
-  /** Tells the server the roots changed (when `roots` is a function). */
+  /**
+   * Change notifications as a subscription: `for await (const event of sub)`.
+   * Modern: a `subscriptions/listen` stream (reopened when it drops). Legacy: the
+   * same events from the session's notifications and `resources/subscribe`.
+   */
+  async listen(filter: ListenFilter): Promise<Subscription> {
+    const refusal = this.#refusal('subscriptions/listen');
+    if (refusal) throw refusal;
+    if (this.#era.kind === 'legacy') {
+      return this.#listeners.openLegacy(
+        filter,
+        this.#server?.capabilities,
+        (uri) => this.subscribeResource(uri),
+        (uri) => this.unsubscribeResource(uri),
+      );
+    }
+    return this.#listeners.openModern(filter, (notifications, signal, onRequestId) =>
+      this.#era.request(
+        this.#channel,
+        'subscriptions/listen',
+        { notifications },
+        {
+          parse: parsers.parseAny,
+          signal,
+          timeout: 0,
+          onRequestId,
+        },
+      ),
+    );
+  }
+
+  /** Tells the server the roots changed (when `roots` is a function; legacy era). */
   notifyRootsChanged(): Promise<void> {
     const refusal = this.#refusal('notifications/roots/list_changed');
     if (refusal) return Promise.reject(refusal);
+    if (this.#era.kind === 'modern') return Promise.resolve(); // roots travel with each request's input answers
     return this.#channel.notify('notifications/roots/list_changed');
   }
 
@@ -261,8 +340,9 @@ export class Client implements AsyncDisposable {
    * Stops reading, fails pending calls with `ClientClosedError`, aborts handler
    * signals, waits a short grace for handlers, closes the transport. Idempotent.
    */
-  close(): Promise<void> {
-    return this.#channel.close();
+  async close(): Promise<void> {
+    this.#listeners.closeAll();
+    await this.#channel.close();
   }
 
   [asyncDispose](): Promise<void> {
@@ -276,6 +356,12 @@ export class Client implements AsyncDisposable {
       return hasCapability(caps, 'prompts') ? 'prompts' : 'resources';
     }
     return 'completions';
+  }
+
+  #requireLegacy(method: string): void {
+    if (this.#era.kind === 'modern') {
+      throw new McpError(`${method}: 2026-07-28 has no ${method}; use client.listen({ resources: [uri] })`);
+    }
   }
 
   #list<T>(
@@ -315,8 +401,9 @@ export class Client implements AsyncDisposable {
   }
 
   /**
-   * Sends through the era. When the server says the session expired (HTTP 404),
-   * one new handshake — shared by every call that hit it — and one resend.
+   * Sends through the era, through the TTL cache where results are cacheable.
+   * When the server says the session expired (HTTP 404): one new handshake —
+   * shared by every call that hit it — and one resend.
    */
   async #request<T>(
     method: string,
@@ -324,22 +411,44 @@ export class Client implements AsyncDisposable {
     parse: (raw: unknown) => T,
     options: CallOptions = {},
   ): Promise<T> {
-    const send = () => this.#era.request(this.#channel, method, params, { ...options, parse });
+    const cacheable = ResultCache.cacheable(method) && options.cache !== false;
+    const key = cacheable ? ResultCache.key(method, params) : '';
+    const hit = cacheable ? this.#cache.get(key, this.#transport.credentialKey) : undefined;
+    if (hit) return hit.value as T;
+    let raw: unknown;
+    let retried = false;
+    const send = () =>
+      this.#era.request(this.#channel, method, params, {
+        ...options,
+        parse: (result) => {
+          raw = result;
+          return parse(result);
+        },
+        onInputRound: () => {
+          retried = true;
+        },
+      });
+    let value: T;
     try {
-      return await send();
+      value = await send();
     } catch (error) {
       if (!(error instanceof SessionExpiredError)) throw error;
       await this.#renewSession(options);
-      return send();
+      value = await send();
     }
+    // Results of input rounds are never cached (2026-07-28 §Caching).
+    if (cacheable && !retried) this.#cache.set(key, value, raw, this.#transport.credentialKey);
+    return value;
   }
 
   #renewSession(options: CallOptions): Promise<void> {
     this.#renewing ??= (async () => {
       try {
-        await this.#handshake(options.signal ? { signal: options.signal } : {});
+        const server = await this.#era.connect(this.#connectContext(options.signal ? { signal: options.signal } : {}));
+        this.#started(server);
+        this.#cache.clear();
         for (const uri of this.#subscriptions) {
-          await this.#era.request(this.#channel, 'resources/subscribe', { uri }, { parse: parseEmpty });
+          await this.#era.request(this.#channel, 'resources/subscribe', { uri }, { parse: parsers.parseEmpty });
         }
       } finally {
         this.#renewing = undefined;

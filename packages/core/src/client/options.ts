@@ -1,6 +1,7 @@
 import type { ClientCapabilities } from '../protocol/capabilities.js';
 import type { ElicitRequestParams, ElicitResult } from '../protocol/elicitation.js';
 import type { Implementation } from '../protocol/implementation.js';
+import type { LoggingLevel } from '../protocol/logging.js';
 import type { Root } from '../protocol/roots.js';
 import type { CreateMessageRequestParams, CreateMessageResult } from '../protocol/sampling.js';
 import type { SessionSnapshot } from './session.js';
@@ -44,6 +45,10 @@ export interface ClientLimits {
   readonly maxConcurrentHandlers?: number;
   /** How long `close()` waits for in-flight handlers, in ms (default 2000). */
   readonly closeGrace?: number;
+  /** Rounds of server input requests (MRTR) one request may take (default 10). */
+  readonly maxInputRounds?: number;
+  /** How long `connect()` waits for the 2026-07-28 probe before taking the server as legacy, in ms (default 5000). */
+  readonly probeTimeout?: number;
 }
 
 export interface ClientOptions {
@@ -55,6 +60,8 @@ export interface ClientOptions {
   readonly onNotification?: NotificationHandler;
   /** Stray or unparsable messages that belong to no call, and dropped notifications, are reported here. */
   readonly onError?: (error: Error) => void;
+  /** Things the client worked around, e.g. a tool left out of `listTools()` for invalid `x-mcp-header` annotations. */
+  readonly onWarning?: (message: string) => void;
   /** Pin one protocol version instead of negotiating. */
   readonly protocolVersion?: string;
   /** Default per-request timeout in ms (default 60000); progress restarts it. */
@@ -82,9 +89,15 @@ export interface CallOptions {
   readonly maxTotalTimeout?: number;
   /** Asks the server for progress and receives every `notifications/progress` of this call. */
   readonly onProgress?: (progress: Progress) => void;
+  /** Serve a fresh cached result (2026-07-28 `ttlMs`) instead of asking the server (default true). */
+  readonly cache?: boolean;
+  /** Log messages wanted for this call (2026-07-28 `_meta` logLevel; the legacy era uses `setLoggingLevel`). */
+  readonly logLevel?: LoggingLevel;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT = 60_000;
 export const DEFAULT_MAX_PAGES = 1000;
 export const DEFAULT_MAX_CONCURRENT_HANDLERS = 16;
 export const DEFAULT_CLOSE_GRACE = 2000;
+export const DEFAULT_MAX_INPUT_ROUNDS = 10;
+export const DEFAULT_PROBE_TIMEOUT = 5000;

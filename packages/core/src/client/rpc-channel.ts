@@ -47,6 +47,10 @@ export interface RequestOptions<T> extends CallOptions {
   /** `initialize` must never be cancelled with a notification (all revisions, lifecycle). */
   readonly cancellable?: boolean;
   readonly headers?: Readonly<Record<string, string>>;
+  /** Told the request's id as soon as it has one (a listen stream is routed by it). */
+  readonly onRequestId?: (id: RequestId) => void;
+  /** The era is about to resend the request with answers to the server's input requests (MRTR). */
+  readonly onInputRound?: () => void;
 }
 
 const idKey = (id: RequestId): string => (typeof id === 'number' ? `n${id}` : `s${id}`);
@@ -93,6 +97,7 @@ export class RpcChannel {
     if (signal?.aborted) return Promise.reject(signal.reason);
 
     const id = this.#nextId++;
+    options.onRequestId?.(id);
     const wire = options.onProgress ? withProgressToken(params, id) : params;
     const message: JsonRpcMessage = { jsonrpc: '2.0', id, method, ...(wire && { params: wire }) };
 
@@ -100,6 +105,8 @@ export class RpcChannel {
       const giveUp = (reason: unknown) => {
         if (!this.#pending.has(id)) return;
         release();
+        // Remember the id either way, so a late answer is dropped quietly.
+        this.#cancelled.add(id);
         if (options.cancellable !== false) this.#cancel(id, reason);
         reject(reason);
       };
@@ -195,7 +202,6 @@ export class RpcChannel {
   }
 
   #cancel(id: RequestId, reason: unknown): void {
-    this.#cancelled.add(id);
     if (this.#ended) return;
     const text = reason instanceof Error ? reason.message : String(reason);
     this.notify('notifications/cancelled', { requestId: id, reason: text }).catch((error: unknown) =>

@@ -5,6 +5,7 @@ export { HttpError } from './http-error.js';
 export { McpError } from './mcp-error.js';
 export { NetworkError } from './network-error.js';
 export { ProtocolError } from './protocol-error.js';
+export { ResourceNotFoundError } from './resource-not-found-error.js';
 export { RpcError } from './rpc-error.js';
 export { SessionExpiredError } from './session-expired-error.js';
 export { ToolError } from './tool-error.js';

@@ -22,6 +22,8 @@ export type TransportEvent =
 /** What the Client tells a transport once a session is established (or resumed). */
 export interface SessionInfo {
   readonly protocolVersion: string;
+  /** Legacy sessions have a GET stream and server requests; modern (2026-07-28) ones have neither. */
+  readonly era: 'legacy' | 'modern';
   /** Set when resuming a session from a snapshot. */
   readonly sessionId?: string;
 }
@@ -45,4 +47,10 @@ export interface Transport {
   sessionStarted?(info: SessionInfo): void;
   /** The server-assigned session id, for transports that have sessions. */
   readonly sessionId?: string | undefined;
+  /** Closing a request's stream cancels it (HTTP); in the modern era no `notifications/cancelled` is sent then. */
+  readonly cancelsByClosing?: boolean;
+  /** Identifies the server for caching the era verdict (the HTTP endpoint); absent means per transport. */
+  readonly serverKey?: string;
+  /** Identifies the credentials in use, so `private` cache entries never cross them. */
+  readonly credentialKey?: string | undefined;
 }

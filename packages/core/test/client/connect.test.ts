@@ -48,7 +48,7 @@ describe('connect', () => {
   it('sends notifications/initialized only after the initialize result', async () => {
     const { client, server } = scripted();
     const connecting = client.connect();
-    const init = await server.expect('initialize');
+    const init = await server.expectInitialize();
     await server.assertNoMessage(30);
     await server.reply(init.id, { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: clientInfo });
     const initialized = await server.expect('notifications/initialized');
@@ -59,7 +59,7 @@ describe('connect', () => {
   it('answers a server ping that arrives before the initialize result', async () => {
     const { client, server } = scripted();
     const connecting = client.connect();
-    const init = await server.expect('initialize');
+    const init = await server.expectInitialize();
     expect((await server.request('ping')).result).toEqual({});
     await server.reply(init.id, { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: clientInfo });
     await server.expect('notifications/initialized');
@@ -90,7 +90,7 @@ describe('connect', () => {
   it('rejects an unknown version with UnsupportedVersionError, closes, and later calls reject with ClientClosedError', async () => {
     const { client, server } = scripted();
     const connecting = client.connect();
-    const init = await server.expect('initialize');
+    const init = await server.expectInitialize();
     await server.reply(init.id, { protocolVersion: '1999-01-01', capabilities: {}, serverInfo: clientInfo });
     const error = await connecting.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedVersionError);
@@ -103,12 +103,12 @@ describe('connect', () => {
   it('retries initialize once with a version from -32602 data.supported', async () => {
     const { client, server } = scripted();
     const connecting = client.connect();
-    const first = await server.expect('initialize');
+    const first = await server.expectInitialize();
     await server.replyError(first.id, -32602, 'Unsupported protocol version', {
       supported: ['2024-11-05', '2025-06-18'],
       requested: '2025-11-25',
     });
-    const second = await server.expect('initialize');
+    const second = await server.expectInitialize();
     expect(second.params?.protocolVersion).toBe('2025-06-18');
     expect(second.id).not.toBe(first.id);
     await server.reply(second.id, { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: clientInfo });
@@ -121,7 +121,7 @@ describe('connect', () => {
     const { client, server } = scripted();
     const connecting = client.connect();
     const refuse = async () => {
-      const init = await server.expect('initialize');
+      const init = await server.expectInitialize();
       await server.replyError(init.id, -32602, 'Unsupported protocol version', { supported: ['2025-06-18'] });
     };
     await refuse();
@@ -133,7 +133,7 @@ describe('connect', () => {
   it('rejects with UnsupportedVersionError when -32602 data.supported shares no version with the client', async () => {
     const { client, server } = scripted();
     const connecting = client.connect().catch((e: unknown) => e);
-    const init = await server.expect('initialize');
+    const init = await server.expectInitialize();
     await server.replyError(init.id, -32602, 'Unsupported protocol version', {
       supported: ['1999-01-01'],
       requested: '2025-11-25',
@@ -154,7 +154,7 @@ describe('connect', () => {
   it('rejects an answer that differs from the pinned protocolVersion', async () => {
     const { client, server } = scripted({ protocolVersion: '2025-06-18' });
     const connecting = client.connect();
-    const init = await server.expect('initialize');
+    const init = await server.expectInitialize();
     await server.reply(init.id, { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: clientInfo });
     await expect(connecting).rejects.toBeInstanceOf(UnsupportedVersionError);
     await server.expectEnd();

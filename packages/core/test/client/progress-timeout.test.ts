@@ -105,7 +105,7 @@ describe('timeout and abort', () => {
   it('never cancels initialize with a notification', async () => {
     const { client, server } = scripted();
     const outcome = client.connect({ timeout: 30 }).catch((e: unknown) => e);
-    await server.expect('initialize');
+    await server.expectInitialize();
     expect(await outcome).toHaveProperty('name', 'TimeoutError');
     await server.assertNoMessage(50);
   });

@@ -148,11 +148,26 @@ export class ScriptedServer {
   }
 
   /**
+   * Expects `initialize`. A legacy server first receives the client's 2026-07-28
+   * probe (`server/discover`, unless a version is pinned) and refuses it as an
+   * unknown method, as the official SDK does; this plays that part too.
+   */
+  async expectInitialize(): Promise<WireMessage> {
+    const first = await this.next();
+    if (first.method !== 'server/discover') {
+      if (first.method !== 'initialize') this.#fail(`expect(initialize): received instead ${show(first)}`);
+      return first;
+    }
+    await this.replyError(first.id, -32601, 'Method not found');
+    return this.expect('initialize');
+  }
+
+  /**
    * Plays the server's part of the legacy handshake: answers `initialize` with
    * `options`, then expects `notifications/initialized`. Returns the initialize request.
    */
   async handshake(options: HandshakeOptions = {}): Promise<WireMessage> {
-    const init = await this.expect('initialize');
+    const init = await this.expectInitialize();
     await this.reply(init.id, {
       protocolVersion: options.protocolVersion ?? init.params?.protocolVersion,
       capabilities: options.capabilities ?? {},

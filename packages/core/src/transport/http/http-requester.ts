@@ -33,10 +33,17 @@ const MAX_REDIRECTS = 5;
 export class HttpRequester {
   readonly url: URL;
   readonly #options: StreamableHttpTransportOptions;
+  #lastToken: string | undefined;
+  #tokenEpoch = 0;
 
   constructor(url: URL, options: StreamableHttpTransportOptions) {
     this.url = url;
     this.#options = options;
+  }
+
+  /** Changes whenever the token provider hands out a different token; the token itself never leaves. */
+  get credentialKey(): string {
+    return `token-${this.#tokenEpoch}`;
   }
 
   async send(request: HttpRequest): Promise<Response> {
@@ -80,6 +87,10 @@ export class HttpRequester {
     const { tokenProvider, authHeader } = this.#options;
     if (!tokenProvider) return;
     const token = await tokenProvider({ signal });
+    if (token !== this.#lastToken) {
+      this.#lastToken = token;
+      this.#tokenEpoch++;
+    }
     if (authHeader) {
       headers.set(authHeader, token);
     } else {

@@ -53,6 +53,18 @@ export class StreamableHttpTransport implements Transport {
     return this.#sessionId;
   }
 
+  /** Aborting a request closes its stream, which is how 2026-07-28 cancels over HTTP. */
+  readonly cancelsByClosing = true;
+
+  /** The endpoint: the era verdict is cached per server. */
+  get serverKey(): string {
+    return this.#http.url.href;
+  }
+
+  get credentialKey(): string {
+    return this.#http.credentialKey;
+  }
+
   /** Whether the server turned out to speak the deprecated HTTP+SSE transport. */
   get usesLegacySse(): boolean {
     return this.#legacy !== undefined;
@@ -66,7 +78,9 @@ export class StreamableHttpTransport implements Transport {
   sessionStarted(info: SessionInfo): void {
     this.#protocolVersion = info.protocolVersion;
     if (info.sessionId !== undefined) this.#sessionId = info.sessionId;
-    if (this.#legacy || this.#options.standaloneStream === false || this.#closer.signal.aborted) return;
+    // 2026-07-28 has no GET stream (a modern server answers 405).
+    if (info.era === 'modern' || this.#legacy || this.#options.standaloneStream === false) return;
+    if (this.#closer.signal.aborted) return;
     this.#standalone?.stop();
     this.#standalone = new StandaloneStream({
       http: this.#http,

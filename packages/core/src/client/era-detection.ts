@@ -1,0 +1,89 @@
+import { HttpError } from '../errors/http-error.js';
+import { ProtocolError } from '../errors/protocol-error.js';
+import { RpcError } from '../errors/rpc-error.js';
+import { UnsupportedVersionError } from '../errors/unsupported-version-error.js';
+import { ErrorCode } from '../protocol/error-codes.js';
+import { isModernProtocolVersion, LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
+import type { Transport } from '../transport/transport.js';
+import type { ConnectContext, Era, ServerIdentity } from './era.js';
+
+type EraKind = Era['kind'];
+
+/** Verdicts per server (HTTP endpoint) and per transport (a stdio process). */
+const byServer = new Map<string, EraKind>();
+const byTransport = new WeakMap<Transport, EraKind>();
+
+function recall(transport: Transport): EraKind | undefined {
+  return (
+    byTransport.get(transport) ?? (transport.serverKey === undefined ? undefined : byServer.get(transport.serverKey))
+  );
+}
+
+function remember(transport: Transport, kind: EraKind): void {
+  byTransport.set(transport, kind);
+  if (transport.serverKey !== undefined) byServer.set(transport.serverKey, kind);
+}
+
+/** Modern-only errors: the server is modern, so falling back would be wrong (2026-07-28 versioning). */
+const MODERN_CODES: ReadonlySet<number> = new Set([
+  ErrorCode.HeaderMismatch,
+  ErrorCode.MissingRequiredClientCapability,
+  ErrorCode.UnsupportedProtocolVersion,
+]);
+
+export interface EraChoice {
+  readonly era: Era;
+  readonly server: ServerIdentity;
+}
+
+/**
+ * Finds the era the server speaks (2026-07-28 versioning, "era detection"): a
+ * modern `server/discover` first; a result or a recognised modern error means
+ * modern, anything else (an unknown method, a 4xx, silence within the probe
+ * timeout) means legacy, and the `initialize` handshake follows on the same
+ * connection. A pinned version skips the probe. The verdict is cached per server;
+ * when a cached verdict fails, the other era is tried once.
+ */
+export async function chooseEra(
+  transport: Transport,
+  context: ConnectContext,
+  eras: { readonly legacy: Era; readonly modern: Era },
+  probeTimeout: number,
+): Promise<EraChoice> {
+  const pinned = context.protocolVersion;
+  if (pinned) {
+    const era = isModernProtocolVersion(pinned) ? eras.modern : eras.legacy;
+    return { era, server: await era.connect(context) };
+  }
+  const cached = recall(transport);
+  const first = cached === 'legacy' ? eras.legacy : eras.modern;
+  const second = first === eras.modern ? eras.legacy : eras.modern;
+  const timeout = Math.min(probeTimeout, context.call.timeout ?? probeTimeout);
+  const probe = first === eras.modern ? { ...context, call: { ...context.call, timeout } } : context;
+  try {
+    const server = await first.connect(probe);
+    remember(transport, first.kind);
+    return { era: first, server };
+  } catch (error) {
+    if (first === eras.modern && !speaksLegacy(error)) throw error;
+    const server = await second.connect(context);
+    remember(transport, second.kind);
+    return { era: second, server };
+  }
+}
+
+/**
+ * Whether a failed modern probe leaves the legacy handshake worth trying: the
+ * server answered, but not as a modern server would (an error that is not a
+ * modern one, an HTTP refusal, a malformed answer), or it kept silent past the
+ * probe timeout. A connection that failed or a caller's abort is no verdict.
+ */
+function speaksLegacy(error: unknown): boolean {
+  if (error instanceof UnsupportedVersionError) {
+    // A dual-era server whose only version in common with us is a legacy one.
+    return LEGACY_PROTOCOL_VERSIONS.some((version) => error.supported.includes(version));
+  }
+  if (error instanceof RpcError) return !MODERN_CODES.has(error.code);
+  if (error instanceof HttpError || error instanceof ProtocolError) return true;
+  return error instanceof DOMException && error.name === 'TimeoutError';
+}

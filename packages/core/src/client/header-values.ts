@@ -1,0 +1,17 @@
+/**
+ * Header values for `Mcp-Name` and `Mcp-Param-*` (2026-07-28 Streamable HTTP):
+ * plain when every character is visible ASCII, space or tab, with no leading or
+ * trailing whitespace and no look of the sentinel; otherwise
+ * `=?base64?<base64 of the UTF-8 bytes>?=`.
+ */
+export function encodeHeaderValue(value: string): string {
+  const plain =
+    /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/.test(value) && !(value.startsWith('=?base64?') && value.endsWith('?='));
+  return plain ? value : `=?base64?${base64Utf8(value)}?=`;
+}
+
+function base64Utf8(value: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}

@@ -1,0 +1,122 @@
+import * as v from 'valibot';
+import type { ServerCapabilities } from '../protocol/capabilities.js';
+import type { RequestId } from '../protocol/jsonrpc.js';
+import { META_SUBSCRIPTION_ID } from '../protocol/meta.js';
+import { SubscriptionFilterSchema } from '../protocol/subscriptions.js';
+import { backoffDelay, sleep } from '../transport/http/backoff.js';
+import { type ListenEvent, type ListenFilter, Subscription, wants } from './subscription.js';
+
+/** Times a modern listen stream is reopened after it broke, before the subscription fails. */
+const MAX_REOPENS = 5;
+
+/** Sends one `subscriptions/listen` and resolves when the server ends it. */
+export type ListenRequest = (
+  filter: Record<string, unknown>,
+  signal: AbortSignal,
+  onRequestId: (id: RequestId) => void,
+) => Promise<unknown>;
+
+/**
+ * The open subscriptions of a client, and where each notification goes.
+ * Legacy (2024-11-05 … 2025-11-25): change notifications arrive unrequested and
+ * resource updates after `resources/subscribe`; the acknowledgement is what the
+ * server's capabilities promise. Modern (2026-07-28): one `subscriptions/listen`
+ * per subscription, its notifications routed by `subscriptionId`.
+ */
+export class Listeners {
+  readonly #legacy = new Map<Subscription, ListenFilter>();
+  readonly #modern = new Map<RequestId, Subscription>();
+
+  /** Hands a notification to every subscription that wants it. */
+  route(method: string, params: ListenEvent['params']): void {
+    const meta = params?._meta as Record<string, unknown> | undefined;
+    const id = meta?.[META_SUBSCRIPTION_ID];
+    const modern = typeof id === 'string' || typeof id === 'number' ? this.#modern.get(id) : undefined;
+    if (modern) {
+      if (method === 'notifications/subscriptions/acknowledged') {
+        const granted = v.safeParse(SubscriptionFilterSchema, params?.notifications);
+        modern.acknowledge(granted.success ? fromWire(granted.output) : {});
+      } else {
+        modern.deliver({ method, params });
+      }
+      return;
+    }
+    for (const [subscription, filter] of this.#legacy) {
+      if (wants(filter, method, params)) subscription.deliver({ method, params });
+    }
+  }
+
+  async openLegacy(
+    filter: ListenFilter,
+    capabilities: ServerCapabilities | undefined,
+    subscribe: (uri: string) => Promise<void>,
+    unsubscribe: (uri: string) => Promise<void>,
+  ): Promise<Subscription> {
+    const granted: ListenFilter = {
+      toolsListChanged: filter.toolsListChanged === true && capabilities?.tools?.listChanged === true,
+      promptsListChanged: filter.promptsListChanged === true && capabilities?.prompts?.listChanged === true,
+      resourcesListChanged: filter.resourcesListChanged === true && capabilities?.resources?.listChanged === true,
+      resources: capabilities?.resources?.subscribe === true ? [...(filter.resources ?? [])] : [],
+    };
+    const subscription = new Subscription(async () => {
+      this.#legacy.delete(subscription);
+      await Promise.allSettled((granted.resources ?? []).map(unsubscribe));
+    });
+    for (const uri of granted.resources ?? []) await subscribe(uri);
+    this.#legacy.set(subscription, granted);
+    subscription.acknowledge(granted);
+    return subscription;
+  }
+
+  openModern(filter: ListenFilter, listen: ListenRequest): Subscription {
+    const controller = new AbortController();
+    const ids: RequestId[] = [];
+    const subscription = new Subscription(async () => {
+      controller.abort();
+      for (const id of ids) this.#modern.delete(id);
+    });
+    const wire = toWire(filter);
+    void (async () => {
+      for (let reopens = 0; !controller.signal.aborted; ) {
+        try {
+          await listen(wire, controller.signal, (id) => {
+            ids.push(id);
+            this.#modern.set(id, subscription);
+          });
+          subscription.end(); // the server ended it gracefully
+          return;
+        } catch (error) {
+          if (controller.signal.aborted) return;
+          if (++reopens > MAX_REOPENS) {
+            subscription.end(error instanceof Error ? error : new Error(String(error)));
+            return;
+          }
+          await sleep(backoffDelay(reopens, 250, 5000), controller.signal).catch(() => {});
+        }
+      }
+    })();
+    return subscription;
+  }
+
+  /** Ends every subscription (the client closed). */
+  closeAll(): void {
+    for (const subscription of [...this.#legacy.keys(), ...this.#modern.values()]) subscription.end();
+    this.#legacy.clear();
+    this.#modern.clear();
+  }
+}
+
+function toWire(filter: ListenFilter): Record<string, unknown> {
+  const { resources, ...flags } = filter;
+  return { ...flags, ...(resources && resources.length > 0 && { resourceSubscriptions: [...resources] }) };
+}
+
+function fromWire(filter: v.InferOutput<typeof SubscriptionFilterSchema>): ListenFilter {
+  const { resourceSubscriptions, toolsListChanged, promptsListChanged, resourcesListChanged } = filter;
+  return {
+    ...(toolsListChanged !== undefined && { toolsListChanged }),
+    ...(promptsListChanged !== undefined && { promptsListChanged }),
+    ...(resourcesListChanged !== undefined && { resourcesListChanged }),
+    ...(resourceSubscriptions && { resources: resourceSubscriptions }),
+  };
+}

@@ -1,0 +1,209 @@
+import * as v from 'valibot';
+import { McpError } from '../errors/mcp-error.js';
+import { ProtocolError } from '../errors/protocol-error.js';
+import { RpcError } from '../errors/rpc-error.js';
+import { UnsupportedVersionError } from '../errors/unsupported-version-error.js';
+import type { ClientCapabilities } from '../protocol/capabilities.js';
+import { DiscoverResultSchema } from '../protocol/discover.js';
+import { ErrorCode, UnsupportedProtocolVersionErrorDataSchema } from '../protocol/error-codes.js';
+import type { Implementation } from '../protocol/implementation.js';
+import type { LoggingLevel } from '../protocol/logging.js';
+import {
+  META_CLIENT_CAPABILITIES,
+  META_CLIENT_INFO,
+  META_LOG_LEVEL,
+  META_PROTOCOL_VERSION,
+  META_SERVER_INFO,
+} from '../protocol/meta.js';
+import { InputRequiredResultSchema } from '../protocol/mrtr.js';
+import { resultTypeOf } from '../protocol/result.js';
+import { MODERN_PROTOCOL_VERSIONS } from '../protocol/versions.js';
+import type { ConnectContext, Era, ServerIdentity } from './era.js';
+import { encodeHeaderValue } from './header-values.js';
+import { answerInputRequests } from './input-requests.js';
+import { resultParser } from './parse-result.js';
+import type { RequestOptions, RpcChannel } from './rpc-channel.js';
+import type { ServerRequests } from './server-requests.js';
+
+/** Methods whose result may be `input_required` (2026-07-28 §MRTR). */
+const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+/** Methods whose `Mcp-Name` header carries a param (2026-07-28 Streamable HTTP). */
+const NAME_PARAM: Readonly<Record<string, string>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+};
+
+export interface ModernEraOptions {
+  readonly clientInfo: Implementation;
+  readonly capabilities: ClientCapabilities;
+  readonly requests: ServerRequests;
+  /** Input rounds one request may take before it fails (limits.maxInputRounds). */
+  readonly maxRounds: number;
+  /** The transport cancels by closing the request's stream (HTTP): no `notifications/cancelled` then. */
+  readonly cancelsByClosing: boolean;
+  /** The log level to stamp on requests, set by `setLoggingLevel`. */
+  readonly logLevel: () => LoggingLevel | undefined;
+  /** Extra headers for one request (e.g. `Mcp-Param-*` of a tools/call). */
+  readonly extraHeaders: (method: string, params: Record<string, unknown> | undefined) => Record<string, string>;
+}
+
+type Step<T> =
+  | { readonly done: true; readonly value: T }
+  | { readonly done: false; readonly input: v.InferOutput<typeof InputRequiredResultSchema> };
+
+/**
+ * The stateless era (2026-07-28): no handshake and no session. `server/discover`
+ * learns the server; every request carries the protocol version, the client's
+ * capabilities and identity in `_meta` (and, on HTTP, `MCP-Protocol-Version`,
+ * `Mcp-Method`, `Mcp-Name`). Servers ask for input by answering
+ * `input_required`; the MRTR driver answers with the same handlers the legacy
+ * era uses and retries with a new id.
+ */
+export class ModernEra implements Era {
+  readonly kind = 'modern' as const;
+  readonly #options: ModernEraOptions;
+  #version: string = MODERN_PROTOCOL_VERSIONS[0];
+
+  constructor(options: ModernEraOptions) {
+    this.#options = options;
+  }
+
+  async connect(context: ConnectContext): Promise<ServerIdentity> {
+    const pinned = context.protocolVersion;
+    if (pinned) this.#version = pinned;
+    const parse = resultParser('server/discover', DiscoverResultSchema);
+    // A discover that goes unanswered may be a legacy server before its handshake:
+    // it gets no cancellation, and a late answer is dropped.
+    const call = { ...context.call, parse, cancellable: false };
+    let result: v.InferOutput<typeof DiscoverResultSchema>;
+    try {
+      result = await this.request(context.channel, 'server/discover', undefined, call);
+    } catch (error) {
+      // -32022 lists what the server speaks: if we share a modern version, use it.
+      const retry = pinned ? undefined : sharedModernVersion(error);
+      if (!retry) throw error;
+      this.#version = retry;
+      result = await this.request(context.channel, 'server/discover', undefined, call);
+    }
+    if (!result.supportedVersions.includes(this.#version)) {
+      const shared = MODERN_PROTOCOL_VERSIONS.find((version) => result.supportedVersions.includes(version));
+      if (!shared || pinned) throw new UnsupportedVersionError(this.#version, result.supportedVersions);
+      this.#version = shared;
+    }
+    const serverInfo = v.safeParse(
+      v.looseObject({ name: v.string(), version: v.string() }),
+      result._meta?.[META_SERVER_INFO],
+    );
+    return {
+      protocolVersion: this.#version,
+      serverInfo: serverInfo.success ? serverInfo.output : { name: 'unknown', version: 'unknown' },
+      capabilities: result.capabilities,
+      ...(result.instructions !== undefined && { instructions: result.instructions }),
+    };
+  }
+
+  async request<T>(
+    channel: RpcChannel,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: RequestOptions<T>,
+  ): Promise<T> {
+    const parse = (raw: unknown): Step<T> => stepOf(method, raw, options.parse);
+    let extra: Record<string, unknown> = {};
+    for (let round = 0; ; round++) {
+      const body = { ...params, ...extra };
+      const step = await this.#send(channel, method, body, { ...options, parse });
+      if (step.done) return step.value;
+      if (round >= this.#options.maxRounds) {
+        throw new McpError(
+          `${method}: the server asked for input more than ${this.#options.maxRounds} times (limits.maxInputRounds)`,
+        );
+      }
+      options.onInputRound?.();
+      const { inputRequests, requestState } = step.input;
+      const signal = options.signal ?? new AbortController().signal;
+      extra = {
+        ...(inputRequests && {
+          inputResponses: await answerInputRequests(this.#options.requests, method, inputRequests, signal),
+        }),
+        // Echoed exactly as received, never read (2026-07-28 §MRTR).
+        ...(requestState !== undefined && { requestState }),
+      };
+    }
+  }
+
+  async #send<T>(
+    channel: RpcChannel,
+    method: string,
+    params: Record<string, unknown>,
+    options: RequestOptions<T>,
+  ): Promise<T> {
+    try {
+      return await channel.request(method, this.#envelope(params, options.logLevel), {
+        ...options,
+        headers: { ...options.headers, ...this.#headers(method, params) },
+        cancellable: options.cancellable !== false && !this.#options.cancelsByClosing,
+      });
+    } catch (error) {
+      if (error instanceof RpcError && error.code === ErrorCode.UnsupportedProtocolVersion) {
+        const data = v.safeParse(UnsupportedProtocolVersionErrorDataSchema, error.data);
+        throw new UnsupportedVersionError(
+          this.#version,
+          data.success ? data.output.supported : [],
+          `${method}: ${error.rpcMessage}`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** Every request carries who we are and what we can do (2026-07-28 §Lifecycle). */
+  #envelope(params: Record<string, unknown>, callLevel: LoggingLevel | undefined): Record<string, unknown> {
+    const meta = typeof params._meta === 'object' && params._meta !== null ? params._meta : {};
+    const level = callLevel ?? this.#options.logLevel();
+    return {
+      ...params,
+      _meta: {
+        ...meta,
+        [META_PROTOCOL_VERSION]: this.#version,
+        [META_CLIENT_CAPABILITIES]: this.#options.capabilities,
+        [META_CLIENT_INFO]: this.#options.clientInfo,
+        ...(level && { [META_LOG_LEVEL]: level }),
+      },
+    };
+  }
+
+  #headers(method: string, params: Record<string, unknown>): Record<string, string> {
+    const nameKey = NAME_PARAM[method];
+    const name = nameKey ? params[nameKey] : undefined;
+    return {
+      'mcp-protocol-version': this.#version,
+      'mcp-method': method,
+      ...(typeof name === 'string' && { 'mcp-name': encodeHeaderValue(name) }),
+      ...this.#options.extraHeaders(method, params),
+    };
+  }
+}
+
+/** A result as the MRTR loop sees it: complete (parsed for the caller) or asking for input. */
+function stepOf<T>(method: string, raw: unknown, parse: (raw: unknown) => T): Step<T> {
+  const type = typeof raw === 'object' && raw !== null ? resultTypeOf(raw as { resultType?: string }) : 'complete';
+  if (type === 'complete') return { done: true, value: parse(raw) };
+  if (type !== 'input_required') throw new ProtocolError(`${method}: unknown resultType ${JSON.stringify(type)}`);
+  if (!MRTR_METHODS.has(method))
+    throw new ProtocolError(
+      `${method}: the server answered input_required, which only tools/call, prompts/get and resources/read may`,
+    );
+  const parsed = v.safeParse(InputRequiredResultSchema, raw);
+  if (!parsed.success)
+    throw new ProtocolError(`${method}: invalid input_required result: ${v.summarize(parsed.issues)}`, parsed.issues);
+  return { done: false, input: parsed.output };
+}
+
+function sharedModernVersion(error: unknown): string | undefined {
+  if (!(error instanceof RpcError) || error.code !== ErrorCode.UnsupportedProtocolVersion) return undefined;
+  const data = v.safeParse(UnsupportedProtocolVersionErrorDataSchema, error.data);
+  if (!data.success) return undefined;
+  return MODERN_PROTOCOL_VERSIONS.find((version) => data.output.supported.includes(version));
+}

@@ -1,0 +1,88 @@
+import { freshnessMs } from '../protocol/cache.js';
+
+interface Entry {
+  readonly value: unknown;
+  readonly expires: number;
+  /** Set for `private` results: only the same credentials may see them. */
+  readonly credential: string | undefined;
+}
+
+/** Methods whose results carry cache hints (2026-07-28 §Caching). */
+const CACHEABLE = new Set([
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
+
+/** What each list_changed notification makes stale. */
+const INVALIDATES: Readonly<Record<string, readonly string[]>> = {
+  'notifications/tools/list_changed': ['tools/list'],
+  'notifications/prompts/list_changed': ['prompts/list'],
+  'notifications/resources/list_changed': ['resources/list', 'resources/templates/list'],
+};
+
+/**
+ * Results kept while their `ttlMs` says they are fresh, keyed by method and
+ * params (each page of a list on its own). Absent or non-positive TTLs — every
+ * legacy server — are not kept. `private` entries are served only to the same
+ * credentials. Change notifications drop what they make stale.
+ */
+export class ResultCache {
+  readonly #entries = new Map<string, Entry>();
+  readonly #now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  static cacheable(method: string): boolean {
+    return CACHEABLE.has(method);
+  }
+
+  static key(method: string, params: Readonly<Record<string, unknown>> | undefined): string {
+    return `${method} ${JSON.stringify(params ?? {})}`;
+  }
+
+  get(key: string, credential: string | undefined): { readonly value: unknown } | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expires <= this.#now()) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    if (entry.credential !== undefined && entry.credential !== (credential ?? '')) return undefined;
+    return { value: entry.value };
+  }
+
+  set(key: string, value: unknown, hints: unknown, credential: string | undefined): void {
+    const { ttlMs, cacheScope } = (typeof hints === 'object' && hints !== null ? hints : {}) as {
+      ttlMs?: number;
+      cacheScope?: string;
+    };
+    const ttl = freshnessMs({ ttlMs: typeof ttlMs === 'number' ? ttlMs : undefined });
+    if (ttl === 0) return;
+    // An unreadable scope is private: that reading never leaks across credentials.
+    const shared = cacheScope === 'public';
+    this.#entries.set(key, { value, expires: this.#now() + ttl, credential: shared ? undefined : (credential ?? '') });
+  }
+
+  /** Drops what a server notification makes stale. */
+  invalidate(method: string, params: Readonly<Record<string, unknown>> | undefined): void {
+    const methods = INVALIDATES[method];
+    if (methods) {
+      for (const key of [...this.#entries.keys()]) {
+        if (methods.some((m) => key.startsWith(`${m} `))) this.#entries.delete(key);
+      }
+    }
+    if (method === 'notifications/resources/updated' && typeof params?.uri === 'string') {
+      const prefix = `resources/read ${JSON.stringify({ uri: params.uri }).slice(0, -1)}`;
+      for (const key of [...this.#entries.keys()]) if (key.startsWith(prefix)) this.#entries.delete(key);
+    }
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+}

@@ -1,0 +1,15 @@
+import { RpcError } from './rpc-error.js';
+
+/**
+ * `resources/read` of a resource the server does not have: -32002 up to
+ * 2025-11-25, -32602 from 2026-07-28 on; both arrive as this one class.
+ */
+export class ResourceNotFoundError extends RpcError {
+  override name = 'ResourceNotFoundError';
+  readonly uri: string;
+
+  constructor(uri: string, error: RpcError) {
+    super(error.code, error.rpcMessage, error.data, error.method);
+    this.uri = uri;
+  }
+}

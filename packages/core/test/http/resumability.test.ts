@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { Progress } from '../../src/index.js';
+import { useClients, useHttpServers } from './harness.js';
+
+const servers = useHttpServers();
+const open = useClients();
+
+/** The GETs that resumed a stream (as opposed to the standalone stream's first GET). */
+const resumptions = (requests: readonly { httpMethod: string; headers: Readonly<Record<string, string>> }[]) =>
+  requests.filter((request) => request.httpMethod === 'GET' && request.headers['last-event-id'] !== undefined);
+
+describe('resumable POST streams', () => {
+  it.each(['end', 'reset'] as const)(
+    'completes a call whose SSE stream drops mid-response (%s) via GET + Last-Event-ID, without re-sending the POST',
+    async (how) => {
+      const scenario = await servers.scenario({
+        inner: 'resumable',
+        // The priming event and the first progress event pass, then the stream is cut.
+        rules: [{ match: { method: 'tools/call' }, action: { type: 'drop-sse-after', events: 2, how } }],
+      });
+      const { client, errors } = await open(scenario.mcp, { transport: { standaloneStream: false } });
+      const progress: Progress[] = [];
+      const result = await client.callTool(
+        'slow',
+        { steps: 3, intervalMs: 20 },
+        { onProgress: (step) => progress.push(step) },
+      );
+      expect(result.text).toBe('done after 3 steps');
+      expect(progress.map((step) => step.progress)).toEqual([1, 2, 3]);
+
+      const stats = await scenario.stats();
+      expect(stats.methods['tools/call']).toBe(1);
+      expect(stats.executions).toBe(1);
+      const resumed = resumptions(stats.requests);
+      expect(resumed).toHaveLength(1);
+      expect(resumed[0]?.headers).toMatchObject({ accept: 'text/event-stream' });
+      expect(errors).toEqual([]);
+    },
+  );
+
+  it('waits the retry: delay the server sent before resuming', async () => {
+    const scenario = await servers.scenario({
+      inner: 'resumable',
+      // Only the priming event (`retry: 100`) passes.
+      rules: [{ match: { method: 'tools/call' }, action: { type: 'drop-sse-after', events: 1 } }],
+    });
+    const { client, calls } = await open(scenario.mcp, { transport: { standaloneStream: false } });
+    expect((await client.callTool('echo', { text: 'resumed' })).text).toBe('resumed');
+
+    const post = calls.find((call) => call.rpcMethod === 'tools/call');
+    const resume = calls.find((call) => call.httpMethod === 'GET' && call.headers.has('last-event-id'));
+    expect(post).toBeDefined();
+    expect(resume).toBeDefined();
+    expect(resume!.startedAt - post!.startedAt).toBeGreaterThanOrEqual(95);
+    expect((await scenario.stats()).executions).toBe(1);
+  });
+});
