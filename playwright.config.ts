@@ -3,6 +3,12 @@ import { defineConfig } from '@playwright/test';
 const port = 4173;
 
 /**
+ * The HTTP test servers (test-servers/http/serve.mjs) on fixed ports, each a
+ * different origin from the page's, for e2e/runtime-scenarios.spec.ts.
+ */
+export const HTTP_TEST_SERVERS = { modes: 'http://127.0.0.1:8788', faults: 'http://127.0.0.1:8789' } as const;
+
+/**
  * Chromium tests of the built output. Uses Debian's Chromium (/usr/bin/chromium, or
  * CHROMIUM_PATH); Playwright downloads nothing. One worker: the machine has 2 cores.
  */
@@ -36,6 +42,12 @@ export default defineConfig({
     {
       command: `node scripts/static-server.mjs ${port}`,
       url: `http://127.0.0.1:${port}/e2e/core-bundle.html`,
+      reuseExistingServer: false,
+      timeout: 15_000,
+    },
+    {
+      command: 'node test-servers/http/serve.mjs --port 8788 --faults-port 8789 --other-port 8790',
+      url: `${HTTP_TEST_SERVERS.modes}/health`,
       reuseExistingServer: false,
       timeout: 15_000,
     },

@@ -1,10 +1,14 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { ensureChromium, ensureInstalled, ensurePnpm } from '../lib/setup.mjs';
 
 /** Where runners write their machine-readable reports (gitignored). */
 const REPORTS = '.tmp/test-reports';
 const VITEST_JSON = `${REPORTS}/vitest.json`;
 const PLAYWRIGHT_JSON = `${REPORTS}/playwright.json`;
+const WORKERD_JSON = `${REPORTS}/workerd.json`;
+const DENO_JUNIT = `${REPORTS}/deno.xml`;
+const BUN_JUNIT = `${REPORTS}/bun.xml`;
 
 /**
  * Each step is one of:
@@ -40,9 +44,9 @@ function atLeastOneFailure(exitCode, counts) {
   return counts;
 }
 
-/** Totals from vitest's JSON reporter; a file that fails to load counts as a failure. */
-function countVitest(exitCode) {
-  const report = readJson(VITEST_JSON);
+/** Totals from vitest's JSON reporter at `file`; a test file that fails to load counts as a failure. */
+const countVitest = (file) => (exitCode) => {
+  const report = readJson(file);
   if (!report) return atLeastOneFailure(exitCode, { passed: 0, failed: 0 });
   const brokenFiles = (report.testResults ?? []).filter(
     (file) => file.status === 'failed' && (file.assertionResults ?? []).length === 0,
@@ -51,7 +55,7 @@ function countVitest(exitCode) {
     passed: report.numPassedTests ?? 0,
     failed: (report.numFailedTests ?? 0) + brokenFiles,
   });
-}
+};
 
 /** Totals from Playwright's JSON reporter; a flaky test passed on retry, a global error is a failure. */
 function countPlaywright(exitCode) {
@@ -62,7 +66,27 @@ function countPlaywright(exitCode) {
   return atLeastOneFailure(exitCode, { passed: expected + flaky, failed: unexpected + globalErrors });
 }
 
-const fresh = (file) => () => rmSync(file, { force: true });
+/**
+ * Totals from a JUnit XML report (deno test --junit-path, bun test --reporter=junit):
+ * a testcase with <failure> or <error> failed, one with <skipped> is not counted.
+ */
+const countJunit = (file) => (exitCode) => {
+  if (!existsSync(file)) return atLeastOneFailure(exitCode, { passed: 0, failed: 0 });
+  let passed = 0;
+  let failed = 0;
+  const xml = readFileSync(file, 'utf8');
+  for (const [, body = ''] of xml.matchAll(/<testcase\b[^>]*?(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
+    if (/<(failure|error)\b/.test(body)) failed += 1;
+    else if (!/<skipped\b/.test(body)) passed += 1;
+  }
+  return atLeastOneFailure(exitCode, { passed, failed });
+};
+
+/** Before a runner: no stale report, and the folder exists (bun does not create it). */
+const fresh = (file) => () => {
+  mkdirSync(dirname(file), { recursive: true });
+  rmSync(file, { force: true });
+};
 
 /** Everything `npm test` runs, in order. Every step runs even if an earlier one failed. */
 export const steps = [
@@ -72,10 +96,11 @@ export const steps = [
   check('lint', ['exec', 'biome', 'check', '.']),
   check('typecheck', ['-r', '--no-bail', '--filter', './packages/**', 'typecheck']),
   check('typecheck-tools', ['exec', 'tsc', '--noEmit', '-p', 'e2e']),
+  check('typecheck-runtimes', ['exec', 'tsc', '--noEmit', '-p', 'runtimes']),
   runner(
     'vitest',
     ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`],
-    countVitest,
+    countVitest(VITEST_JSON),
     { before: fresh(VITEST_JSON) },
   ),
   setup('chromium', ensureChromium),
@@ -83,4 +108,44 @@ export const steps = [
     env: { PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON },
     before: fresh(PLAYWRIGHT_JSON),
   }),
+  // The shared end-to-end scenarios (runtimes/scenarios.js) in the other runtimes; Node runs them in vitest.
+  runner(
+    'workerd',
+    [
+      'exec',
+      'vitest',
+      'run',
+      '--config',
+      'runtimes/workerd/vitest.config.ts',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${WORKERD_JSON}`,
+    ],
+    countVitest(WORKERD_JSON),
+    { before: fresh(WORKERD_JSON) },
+  ),
+  runner(
+    'deno',
+    [
+      'exec',
+      'deno',
+      'test',
+      '--config',
+      'runtimes/deno/deno.json',
+      '--allow-net=127.0.0.1',
+      '--allow-read',
+      '--allow-env',
+      '--allow-run=node',
+      `--junit-path=${DENO_JUNIT}`,
+      'runtimes/deno/',
+    ],
+    countJunit(DENO_JUNIT),
+    { env: { DENO_NO_UPDATE_CHECK: '1' }, before: fresh(DENO_JUNIT) },
+  ),
+  runner(
+    'bun',
+    ['exec', 'bun', 'test', '--reporter=junit', `--reporter-outfile=${BUN_JUNIT}`, './runtimes/bun'],
+    countJunit(BUN_JUNIT),
+    { before: fresh(BUN_JUNIT) },
+  ),
 ];

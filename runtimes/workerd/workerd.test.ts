@@ -1,0 +1,40 @@
+import { fileURLToPath } from 'node:url';
+import { Miniflare } from 'miniflare';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpServers } from '../../test-servers/http/serve.mjs';
+import type { ScenarioOutcome } from '../run-scenario.js';
+import { scenarios } from '../scenarios.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('shared runtime scenarios in workerd (miniflare, packages/core/dist/core.bundle.js)', () => {
+  let servers: Awaited<ReturnType<typeof startHttpServers>> | undefined;
+  let mf: Miniflare | undefined;
+  let urls = '';
+
+  beforeAll(async () => {
+    servers = await startHttpServers();
+    urls = JSON.stringify({ modes: servers.modes, faults: servers.faults });
+    mf = new Miniflare({
+      modules: true,
+      scriptPath: fileURLToPath(new URL('./worker.js', import.meta.url)),
+      modulesRoot: repoRoot,
+      // Miniflare's default rules read *.js as CommonJS; every file here is an ES module.
+      modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }],
+      compatibilityDate: '2025-09-01',
+    });
+  });
+  afterAll(async () => {
+    await mf?.dispose();
+    await servers?.close();
+  });
+
+  for (const scenario of scenarios) {
+    it(scenario.title, async () => {
+      const query = new URLSearchParams({ scenario: scenario.name, urls });
+      const response = await mf!.dispatchFetch(`http://worker.test/?${query}`);
+      const outcome = (await response.json()) as ScenarioOutcome;
+      expect(outcome).toEqual({ ok: true });
+    });
+  }
+});
