@@ -205,7 +205,7 @@ export class RpcChannel {
     if (this.#ended) return;
     const text = reason instanceof Error ? reason.message : String(reason);
     this.notify('notifications/cancelled', { requestId: id, reason: text }).catch((error: unknown) =>
-      this.#report(error),
+      this.#reportLive(error),
     );
   }
 
@@ -362,7 +362,12 @@ export class RpcChannel {
   #reply(id: RequestId, body: { result: Record<string, unknown> } | { error: ErrorObject }): void {
     if (this.#ended) return;
     const message = { jsonrpc: '2.0', id, ...body } as JsonRpcMessage;
-    this.#transport.send(message).catch((error: unknown) => this.#report(error));
+    this.#transport.send(message).catch((error: unknown) => this.#reportLive(error));
+  }
+
+  /** A send that failed because we are closing is no news; anything else is reported. */
+  #reportLive(error: unknown): void {
+    if (!this.#ended) this.#report(error);
   }
 
   #report(error: unknown): void {
