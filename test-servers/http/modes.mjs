@@ -1,14 +1,17 @@
 import { WebStandardStreamableHTTPServerTransport as V1Transport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
   createMcpHandler,
+  InMemoryServerEventBus,
   isLegacyRequest,
   WebStandardStreamableHTTPServerTransport as V2Transport,
 } from '@modelcontextprotocol/server';
+import { createModernHub } from '../reference/modern-hub.mjs';
 import { createV1Server } from '../reference/v1-server.mjs';
 import { createV2Server } from '../reference/v2-server.mjs';
 import { withCors } from './cors.mjs';
 import { createLegacySseEndpoint } from './legacy-sse.mjs';
 import { toNodeListener } from './node-adapter.mjs';
+import { paramHeaderRejection } from './param-header-check.mjs';
 import { serverOptionsFrom } from './server-options.mjs';
 import { createSessionEndpoint } from './session-endpoint.mjs';
 
@@ -25,7 +28,8 @@ import { createSessionEndpoint } from './session-endpoint.mjs';
  * - `/stateful`: v1, sessions, SSE responses, standalone GET stream
  * - `/stateless`: v1, no sessions, `application/json` responses, GET/DELETE 405
  * - `/resumable`: v1, sessions, SSE with event ids; GET with `Last-Event-ID` replays
- * - `/v2`: v2 SDK; 2026-07-28 requests per request, 2025 traffic in sessions
+ * - `/v2`: v2 SDK; 2025 traffic in sessions, 2026-07-28 requests each on a fresh
+ *   server, all of one URL sharing one hub (tools, counts, listen streams)
  *
  * `?profile=minimal&pageSize=N` on the URL picks the reference server's options.
  * @returns {ModesHandler}
@@ -44,7 +48,7 @@ export function createModesHandler() {
     Transport: V2Transport,
     createServer: (url) => createV2Server(serverOptionsFrom(url)),
   });
-  /** @type {Map<string, ReturnType<typeof createMcpHandler>>} */
+  /** @type {Map<string, ModernEndpoint>} */
   const v2Modern = new Map();
 
   /** @param {Request} request */
@@ -53,14 +57,17 @@ export function createModesHandler() {
     // the sessionful transport, requests carrying the 2026-07-28 envelope to createMcpHandler.
     if (await isLegacyRequest(request)) return v2Legacy.handle(request);
     const url = new URL(request.url);
-    const key = url.search;
-    let modern = v2Modern.get(key);
+    let modern = v2Modern.get(url.search);
     if (modern === undefined) {
-      const options = serverOptionsFrom(url);
-      modern = createMcpHandler(() => createV2Server(options), { legacy: 'reject' });
-      v2Modern.set(key, modern);
+      modern = createModernEndpoint(serverOptionsFrom(url));
+      v2Modern.set(url.search, modern);
     }
-    return modern.fetch(request);
+    const body = await request
+      .clone()
+      .json()
+      .catch(() => undefined);
+    if (typeof body?.method === 'string') modern.hub.count(body.method);
+    return paramHeaderRejection(body, request.headers, modern.hub.state) ?? modern.handler.fetch(request);
   }
 
   /** @type {Record<string, (request: Request) => Promise<Response>>} */
@@ -84,10 +91,34 @@ export function createModesHandler() {
         stateful.close(),
         resumable.close(),
         v2Legacy.close(),
-        ...[...v2Modern.values()].map((handler) => handler.close()),
+        ...[...v2Modern.values()].map(({ handler }) => handler.close()),
       ]);
     },
   };
+}
+
+/**
+ * @typedef {object} ModernEndpoint
+ * @property {import('../reference/modern-hub.mjs').ModernHub} hub
+ * @property {ReturnType<typeof createMcpHandler>} handler
+ */
+
+/**
+ * The 2026-07-28 side of `/v2` for one set of options. The SDK builds a server
+ * per request; they all share one hub, whose change notifications go on the
+ * handler's event bus, so `add-tool` in one request reaches the
+ * `subscriptions/listen` stream another request holds open.
+ * @param {import('../reference/v1-server.mjs').ReferenceServerOptions} options
+ * @returns {ModernEndpoint}
+ */
+function createModernEndpoint(options) {
+  const bus = new InMemoryServerEventBus();
+  const hub = createModernHub(options, {
+    toolsChanged: () => bus.publish({ kind: 'tools_list_changed' }),
+    resourceUpdated: (uri) => bus.publish({ kind: 'resource_updated', uri }),
+  });
+  const handler = createMcpHandler(() => createV2Server(options, { era: 'modern', hub }), { legacy: 'reject', bus });
+  return { hub, handler };
 }
 
 /**

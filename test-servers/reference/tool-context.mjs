@@ -16,6 +16,20 @@
  * @property {(makeTool: (n: number) => ReferenceTool) => Promise<void>} addTool
  *   registers `makeTool(n)` on this connection, n counting 1, 2, … per connection,
  *   and sends `notifications/tools/list_changed`
+ * @property {MrtrPort} [mrtr] v2 on 2026-07-28 only: the raw multi-round-trip state
+ * @property {() => Headers | undefined} [httpHeaders] the HTTP request's headers, when there is one
+ * @property {() => Record<string, number>} [requestCounts] v2 on 2026-07-28 only: messages received per method
+ */
+
+/**
+ * The multi-round-trip view of one request (2026-07-28, basic/patterns/mrtr),
+ * for tools that drive several inputs or rounds themselves.
+ * @typedef {object} MrtrPort
+ * @property {Record<string, any>} responses the retry's `inputResponses` (bare results), {} on a first call
+ * @property {string | undefined} requestState the retry's `requestState`, exactly as received
+ * @property {(spec: { inputRequests?: Record<string, ClientRequest>, requestState?: string }) => unknown} suspend
+ *   the InputRequiredResult to return now
+ * @property {import('./request-state.mjs').StateSealer} states seals and opens requestState
  */
 
 /**

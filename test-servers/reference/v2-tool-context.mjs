@@ -3,8 +3,8 @@ import { addRuntimeTool } from './connection-state.mjs';
 
 /** The v2 builder of each server→client request a tool sends, as a multi-round-trip input request. */
 const INPUT_REQUESTS = {
-  'sampling/createMessage': (params) => inputRequired.createMessage(params),
-  'elicitation/create': (params) => inputRequired.elicit(params),
+  'sampling/createMessage': (/** @type {any} */ params) => inputRequired.createMessage(params),
+  'elicitation/create': (/** @type {any} */ params) => inputRequired.elicit(params),
   'roots/list': () => inputRequired.listRoots(),
 };
 
@@ -18,9 +18,10 @@ const INPUT_REQUESTS = {
  * @param {import('@modelcontextprotocol/server').Server} server
  * @param {import('./connection-state.mjs').ConnectionState} state
  * @param {import('@modelcontextprotocol/server').ServerContext} ctx
+ * @param {import('./modern-hub.mjs').ModernHub} [hub] present on 2026-07-28
  * @returns {import('./tool-context.mjs').ToolContext}
  */
-export function createV2ToolContext(server, state, ctx) {
+export function createV2ToolContext(server, state, ctx, hub) {
   const progressToken = ctx.mcpReq._meta?.progressToken;
   return {
     signal: ctx.mcpReq.signal,
@@ -38,15 +39,41 @@ export function createV2ToolContext(server, state, ctx) {
     },
     // The SDK filters by the level the client asked for, per era: logging/setLevel
     // on 2025 connections, the request's own log level on 2026-07-28.
-    log: (level, data) => ctx.mcpReq.log(level, data, 'reference'),
-    // 2026-07-28 has no resources/subscribe: the SDK delivers the notification to
-    // the subscriptions/listen streams whose resourceSubscriptions name the URI.
+    log: (level, data) => ctx.mcpReq.log(/** @type {any} */ (level), data, 'reference'),
+    // 2026-07-28 has no resources/subscribe: the notification goes to the
+    // subscriptions/listen streams whose resourceSubscriptions name the URI
+    // (the SDK's stdio router filters the server's own notification; on HTTP
+    // the hub publishes on the handler's event bus).
     resourceUpdated: async (uri) => {
-      if (ctx.mcpReq.envelope !== undefined || state.subscriptions.has(uri)) await server.sendResourceUpdated({ uri });
+      if (ctx.mcpReq.envelope === undefined && !state.subscriptions.has(uri)) return;
+      if (hub?.notifier) hub.notifier.resourceUpdated(uri);
+      else await server.sendResourceUpdated({ uri });
     },
     addTool: async (makeTool) => {
       addRuntimeTool(state, makeTool);
-      await server.sendToolListChanged();
+      if (hub?.notifier) hub.notifier.toolsChanged();
+      else await server.sendToolListChanged();
     },
+    httpHeaders: () => ctx.http?.req?.headers,
+    ...(hub && {
+      requestCounts: hub.counts,
+      mrtr: {
+        responses: ctx.mcpReq.inputResponses ?? {},
+        requestState: /** @type {string | undefined} */ (ctx.mcpReq.requestState()),
+        suspend: ({ inputRequests, requestState }) =>
+          inputRequired({
+            ...(inputRequests && {
+              inputRequests: Object.fromEntries(
+                Object.entries(inputRequests).map(([key, request]) => [
+                  key,
+                  INPUT_REQUESTS[request.method](request.params),
+                ]),
+              ),
+            }),
+            ...(requestState !== undefined && { requestState }),
+          }),
+        states: hub.states,
+      },
+    }),
   };
 }

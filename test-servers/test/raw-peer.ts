@@ -13,6 +13,7 @@ export class RawPeer {
   readonly notifications: Message[] = [];
   #nextId = 1;
   #pending = new Map<number | string, (message: Message) => void>();
+  #watchers = new Set<(message: Message) => void>();
 
   constructor(readonly write: (message: Message) => void | Promise<void>) {}
 
@@ -23,7 +24,27 @@ export class RawPeer {
       this.#pending.delete(message.id);
     } else if (message.id === undefined) {
       this.notifications.push(message);
+      for (const watcher of this.#watchers) watcher(message);
     }
+  }
+
+  /** The first notification, received already or still to come, that `match` accepts; rejects after 2 s. */
+  notification(match: (message: Message) => boolean): Promise<Message> {
+    const seen = this.notifications.find(match);
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const watcher = (message: Message) => {
+        if (!match(message)) return;
+        clearTimeout(timer);
+        this.#watchers.delete(watcher);
+        resolve(message);
+      };
+      const timer = setTimeout(() => {
+        this.#watchers.delete(watcher);
+        reject(new Error('no matching notification'));
+      }, 2_000);
+      this.#watchers.add(watcher);
+    });
   }
 
   /** Sends a request; resolves with the whole response (result or error), or rejects after 5 s. */

@@ -92,6 +92,10 @@ function startWorker(mcpUrl: string) {
 
 const sessionOf = (request: RecordedRequest) => request.headers['mcp-session-id'];
 
+/** Requests that belong to a session: all but the era probe and the handshake that opens it. */
+const afterHandshake = (request: { method?: string | undefined }) =>
+  request.method !== 'initialize' && request.method !== 'server/discover';
+
 describe('a Worker keeping its MCP session in KV', () => {
   it('makes calls across three invocations with a single initialize', async () => {
     const { mcp, stats } = await scenario();
@@ -111,10 +115,23 @@ describe('a Worker keeping its MCP session in KV', () => {
     ]);
 
     const seen = await stats();
-    expect(seen.methods).toEqual({ initialize: 1, 'notifications/initialized': 1, 'tools/call': 3 });
+    // One era probe (server/discover) and one handshake, on the first invocation only.
+    expect(seen.methods).toEqual({
+      'server/discover': 1,
+      initialize: 1,
+      'notifications/initialized': 1,
+      'tools/call': 3,
+    });
     // POSTs only: no standalone GET stream, and no DELETE that would end the session.
-    expect(seen.requests.map((request) => request.httpMethod)).toEqual(['POST', 'POST', 'POST', 'POST', 'POST']);
-    const later = seen.requests.filter((request) => request.method !== 'initialize');
+    expect(seen.requests.map((request) => request.httpMethod)).toEqual([
+      'POST',
+      'POST',
+      'POST',
+      'POST',
+      'POST',
+      'POST',
+    ]);
+    const later = seen.requests.filter(afterHandshake);
     expect(later.map(sessionOf)).toEqual(later.map(() => stored?.sessionId));
   });
 
@@ -144,9 +161,15 @@ describe('a Worker keeping its MCP session in KV', () => {
     ]);
 
     const seen = await stats();
-    expect(seen.methods).toEqual({ initialize: 2, 'notifications/initialized': 2, 'tools/call': 5 });
+    // The renewal is a handshake only: the era is already known.
+    expect(seen.methods).toEqual({
+      'server/discover': 1,
+      initialize: 2,
+      'notifications/initialized': 2,
+      'tools/call': 5,
+    });
     const expired = seen.requests.findIndex((request) => request.rule === 0);
-    const before = seen.requests.slice(0, expired + 1).filter((request) => request.method !== 'initialize');
+    const before = seen.requests.slice(0, expired + 1).filter(afterHandshake);
     const after = seen.requests.slice(expired + 1);
     expect(before.map(sessionOf)).toEqual(before.map(() => oldSession));
     // The renewing handshake, then everything on the new session, the fourth invocation included.
@@ -175,8 +198,13 @@ describe('a Worker keeping its MCP session in a Durable Object', () => {
     expect(answers.map((answer) => answer.sessionId)).toEqual([sessionId, sessionId, sessionId]);
 
     const seen = await stats();
-    expect(seen.methods).toEqual({ initialize: 1, 'notifications/initialized': 1, 'tools/call': 4 });
-    const later = seen.requests.filter((request) => request.method !== 'initialize');
+    expect(seen.methods).toEqual({
+      'server/discover': 1,
+      initialize: 1,
+      'notifications/initialized': 1,
+      'tools/call': 4,
+    });
+    const later = seen.requests.filter(afterHandshake);
     expect(later.map(sessionOf)).toEqual(later.map(() => sessionId));
   });
 });

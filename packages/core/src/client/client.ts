@@ -65,6 +65,8 @@ export class Client implements AsyncDisposable {
   #logLevel: LoggingLevel | undefined;
   #connecting: Promise<void> | undefined;
   #renewing: Promise<void> | undefined;
+  /** Counts session renewals, so a late 404 does not start another one. */
+  #generation = 0;
 
   constructor(transport: Transport, options: ClientOptions = {}) {
     this.#options = options;
@@ -417,6 +419,7 @@ export class Client implements AsyncDisposable {
     if (hit) return hit.value as T;
     let raw: unknown;
     let retried = false;
+    const generation = this.#generation;
     const send = () =>
       this.#era.request(this.#channel, method, params, {
         ...options,
@@ -433,7 +436,8 @@ export class Client implements AsyncDisposable {
       value = await send();
     } catch (error) {
       if (!(error instanceof SessionExpiredError)) throw error;
-      await this.#renewSession(options);
+      // A 404 for a request sent before a renewal that already happened needs only the resend.
+      if (generation === this.#generation) await this.#renewSession(options);
       value = await send();
     }
     // Results of input rounds are never cached (2026-07-28 §Caching).
@@ -446,6 +450,7 @@ export class Client implements AsyncDisposable {
       try {
         const server = await this.#era.connect(this.#connectContext(options.signal ? { signal: options.signal } : {}));
         this.#started(server);
+        this.#generation++;
         this.#cache.clear();
         for (const uri of this.#subscriptions) {
           await this.#era.request(this.#channel, 'resources/subscribe', { uri }, { parse: parsers.parseEmpty });

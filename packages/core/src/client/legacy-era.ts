@@ -45,7 +45,10 @@ export const legacyEra: Era = {
         `initialize: the server answered protocol version ${JSON.stringify(result.protocolVersion)}, which this client does not speak (it speaks ${acceptable.join(', ')})`,
       );
     }
-    await context.channel.notify('notifications/initialized');
+    // The first request after initialize already carries the version (2025-06-18 on).
+    const version = result.protocolVersion;
+    const headers = version >= '2025-06-18' ? { 'mcp-protocol-version': version } : undefined;
+    await context.channel.notify('notifications/initialized', undefined, headers && { headers });
     return {
       protocolVersion: result.protocolVersion,
       serverInfo: result.serverInfo,

@@ -20,6 +20,7 @@ import {
 } from '../protocol/jsonrpc.js';
 import { ProgressNotificationParamsSchema } from '../protocol/progress.js';
 import type { SendOptions, Transport, TransportEvent } from '../transport/transport.js';
+import { anySignal } from '../util/signals.js';
 import { DispatchPool, within } from './dispatch-pool.js';
 import type { CallOptions } from './options.js';
 import { CallTimer, type PendingCall, RecentIds } from './pending-calls.js';
@@ -105,6 +106,7 @@ export class RpcChannel {
       const giveUp = (reason: unknown) => {
         if (!this.#pending.has(id)) return;
         release();
+        ended.abort(reason);
         // Remember the id either way, so a late answer is dropped quietly.
         this.#cancelled.add(id);
         if (options.cancellable !== false) this.#cancel(id, reason);
@@ -120,6 +122,8 @@ export class RpcChannel {
         ),
       );
       const onAbort = () => giveUp(signal?.reason);
+      // Ends what the transport holds for this call (an HTTP stream) when we give up on it.
+      const ended = new AbortController();
       const release = () => {
         timer.stop();
         hardTimer.stop();
@@ -146,7 +150,7 @@ export class RpcChannel {
       hardTimer.start();
 
       const sendOptions: SendOptions = {
-        ...(signal && { signal }),
+        signal: signal ? anySignal(signal, ended.signal) : ended.signal,
         ...(options.headers && { headers: options.headers }),
         idempotent: isSafeToRepeat(method),
       };
@@ -158,10 +162,10 @@ export class RpcChannel {
   }
 
   /** Sends a notification; failures are reported, never thrown. */
-  notify(method: string, params?: Record<string, unknown>): Promise<void> {
+  notify(method: string, params?: Record<string, unknown>, options?: SendOptions): Promise<void> {
     if (this.#ended) return Promise.reject(this.#closedError());
     const message: JsonRpcMessage = { jsonrpc: '2.0', method, ...(params && { params }) };
-    return this.#transport.send(message);
+    return this.#transport.send(message, options);
   }
 
   /** Stops reading, fails pending calls, aborts handlers, closes the transport. Idempotent. */

@@ -80,4 +80,18 @@ describe('abort', () => {
     expect(cancelled?.params).toMatchObject({ requestId: id });
     expect((await scenario.stats()).executions).toBe(1);
   });
+
+  it('closes the POST of a call that timed out, instead of leaving it open until close()', async () => {
+    const scenario = server.scenario({
+      inner: 'stateful',
+      rules: [{ match: { method: 'tools/call', times: 1 }, action: { type: 'stall' } }],
+    });
+    const { client } = await open(scenario.mcp, { transport: { standaloneStream: false } });
+    const error = await client.callTool('echo', { text: 'x' }, { timeout: 200 }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'TimeoutError' });
+    await until(
+      () => !server.openResponses().some((response) => response.startsWith(`POST /faults/${scenario.id}`)),
+      1000,
+    );
+  });
 });

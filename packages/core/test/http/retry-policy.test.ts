@@ -73,6 +73,7 @@ describe('retried responses', () => {
       .map((request) => request.headers.authorization);
     expect(tokens).toHaveLength(3);
     expect(new Set(tokens).size).toBe(3);
+    expect((await scenario.stats()).executions).toBe(1);
   });
 });
 
@@ -90,7 +91,9 @@ describe('network failures', () => {
   it('retries tools/list after a reset, since listing is safe to repeat', async () => {
     const { scenario, client } = await firstCallMeets({ type: 'reset-before' }, 'tools/list');
     expect(await client.listTools()).toHaveLength(11);
-    expect((await scenario.stats()).methods['tools/list']).toBe(2);
+    const stats = await scenario.stats();
+    expect(stats.methods['tools/list']).toBe(2);
+    expect(stats.executed['tools/list']).toBe(1);
   });
 
   it('fails tools/call with NetworkError and no second execution when the reset comes after the server ran it', async () => {
@@ -133,6 +136,7 @@ describe('backoff', () => {
     expect(quick.text).toBe('quick');
     expect(quickMs).toBeLessThan(500);
     expect(await waiting).toBeGreaterThanOrEqual(950);
+    expect((await scenario.stats()).executions).toBe(2);
   });
 
   it('rejects promptly with AbortError when the call is aborted during backoff', async () => {

@@ -3,9 +3,9 @@
  * servers these tests talk to, and the shapes of fault scripts and their stats
  * as test-servers/README.md documents them.
  */
-// @ts-expect-error test-servers/http is plain JS without declarations
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+// @ts-expect-error test-servers/http is plain JS without declarations
 import { createFaultHandler as createFaultHandlerJs } from '../../../../test-servers/http/fault-server.mjs';
 // @ts-expect-error test-servers/http is plain JS without declarations
 import { toNodeListener as toNodeListenerJs } from '../../../../test-servers/http/node-adapter.mjs';

@@ -1,9 +1,9 @@
 import { ProtocolError } from '../../errors/protocol-error.js';
 import { TransportError } from '../../errors/transport-error.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
+import { anySignal } from '../../util/signals.js';
 import type { SendOptions } from '../transport.js';
 import type { HttpRequester } from './http-requester.js';
-import { anySignal } from './signals.js';
 import type { SseCursor, SseMessages } from './sse-messages.js';
 
 /**

@@ -15,14 +15,23 @@ export async function readBodyText(response: Response, limit: number): Promise<s
   return new TextDecoder().decode(bytes);
 }
 
-/** The first `max` characters of a body, for error messages; never throws. */
-export async function bodyExcerpt(response: Response, max = 512): Promise<string> {
+/**
+ * The start of a body, for error messages: reads only until it has `max`
+ * characters (HttpError cuts further, marking the cut); never throws.
+ */
+export async function bodyExcerpt(response: Response, max = 4096): Promise<string> {
+  if (!response.body) return '';
+  const decoder = new TextDecoder();
+  let text = '';
   try {
-    const text = await readBodyText(response, 64 * 1024);
-    return text.slice(0, max);
+    for await (const chunk of iterate(response.body)) {
+      text += decoder.decode(chunk, { stream: true });
+      if (text.length > max) break;
+    }
   } catch {
-    return '';
+    // A body that breaks mid-way still gives what arrived.
   }
+  return text.slice(0, max);
 }
 
 function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {

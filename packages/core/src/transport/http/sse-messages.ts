@@ -45,6 +45,9 @@ export class SseMessages {
         if (onEvent?.(event)) continue;
         if (event.data === '' || (event.event !== undefined && event.event !== 'message')) continue;
         this.#deliver(event.data, cursor, requestId);
+        // The response ends the request's stream (2025-03-26 on); a server that
+        // holds it open past that would hold a socket per call.
+        if (cursor.answered) return undefined;
       }
       return undefined;
     } catch (error) {
@@ -66,7 +69,17 @@ export class SseMessages {
   }
 }
 
-function answers(message: unknown, id: RequestId): boolean {
+/** Whether `message` is the response to request `id`. */
+export function answers(message: unknown, id: RequestId): boolean {
   if (typeof message !== 'object' || message === null || 'method' in message) return false;
   return 'id' in message && message.id === id;
+}
+
+/** The error object of an error response that names no request (a parse error, say), if `message` is one. */
+export function idLessError(message: unknown): { code: number; message: string; data?: unknown } | undefined {
+  if (typeof message !== 'object' || message === null || !('error' in message)) return undefined;
+  if ('id' in message && message.id !== null) return undefined;
+  const error = message.error as { code?: unknown; message?: unknown; data?: unknown } | null;
+  if (typeof error?.code !== 'number' || typeof error.message !== 'string') return undefined;
+  return { code: error.code, message: error.message, data: error.data };
 }

@@ -1,8 +1,8 @@
 import { HttpError } from '../../errors/http-error.js';
+import { anySignal } from '../../util/signals.js';
 import { backoffDelay, sleep } from './backoff.js';
 import type { HttpRequester } from './http-requester.js';
 import { DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY } from './options.js';
-import { anySignal } from './signals.js';
 import type { SseCursor, SseMessages } from './sse-messages.js';
 
 export interface StandaloneStreamContext {

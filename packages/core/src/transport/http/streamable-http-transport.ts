@@ -1,8 +1,10 @@
 import { ClientClosedError } from '../../errors/client-closed-error.js';
 import { ProtocolError } from '../../errors/protocol-error.js';
+import { RpcError } from '../../errors/rpc-error.js';
 import { SessionExpiredError } from '../../errors/session-expired-error.js';
 import { TransportError } from '../../errors/transport-error.js';
 import type { JsonRpcMessage, RequestId } from '../../protocol/jsonrpc.js';
+import { anySignal } from '../../util/signals.js';
 import { MessageQueue } from '../message-queue.js';
 import type { SendOptions, SessionInfo, Transport, TransportEvent } from '../transport.js';
 import { sleep } from './backoff.js';
@@ -15,8 +17,7 @@ import {
   type StreamableHttpTransportOptions,
 } from './options.js';
 import { readBodyText } from './read-body.js';
-import { anySignal } from './signals.js';
-import { type SseCursor, SseMessages } from './sse-messages.js';
+import { answers, idLessError, type SseCursor, SseMessages } from './sse-messages.js';
 import { StandaloneStream } from './standalone-stream.js';
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -101,6 +102,8 @@ export class StreamableHttpTransport implements Transport {
     const signal = anySignal(options.signal, this.#closer.signal);
     const headers = this.#headers('application/json, text/event-stream', options.headers);
     headers.set('content-type', 'application/json');
+    // A new session opens with no version header and no session id (checklist §1.5).
+    if (method === 'initialize') headers.delete('mcp-protocol-version');
     const sentSession = this.#sessionId;
     const response = await this.#http.send({
       method: 'POST',
@@ -112,7 +115,8 @@ export class StreamableHttpTransport implements Transport {
 
     if (response.status === 404 && sentSession !== undefined) {
       await response.body?.cancel().catch(() => {});
-      this.#forgetSession();
+      // A late 404 for a session already replaced must not wipe out the new one.
+      if (sentSession === this.#sessionId) this.#forgetSession();
       throw new SessionExpiredError(this.#http.url.href);
     }
     if (
@@ -148,7 +152,7 @@ export class StreamableHttpTransport implements Transport {
       // response, and that must not hold up this send or any other call.
       void this.#readPostStream(response, requestId, signal);
     } else if (type.startsWith('application/json')) {
-      await this.#readJson(response);
+      await this.#readJson(response, requestId);
     } else {
       await response.body?.cancel().catch(() => {});
       throw new ProtocolError(
@@ -171,13 +175,25 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
-  async #readJson(response: Response): Promise<void> {
+  /**
+   * A JSON answer to a request is its response (or a 2025-03-26 batch holding
+   * it). Anything else fails that call instead of leaving it to time out.
+   */
+  async #readJson(response: Response, requestId: RequestId): Promise<void> {
     const text = await readBodyText(response, this.#options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
     let message: unknown;
     try {
       message = JSON.parse(text);
     } catch {
       throw new ProtocolError(`the response body is not JSON: ${text.slice(0, 120)}`);
+    }
+    const items = Array.isArray(message) ? message : [message];
+    if (!items.some((item) => answers(item, requestId))) {
+      const refusal = idLessError(message);
+      if (refusal) throw new RpcError(refusal.code, refusal.message, refusal.data);
+      throw new ProtocolError(
+        `the JSON response does not answer request ${JSON.stringify(requestId)}: ${text.slice(0, 120)}`,
+      );
     }
     this.#inbound.push({ type: 'message', message });
   }

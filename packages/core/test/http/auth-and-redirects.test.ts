@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { openStandaloneGet, until, useClients, useHttpServers } from './harness.js';
+import type { FaultScript } from './test-servers.js';
+
+const servers = useHttpServers();
+const open = useClients();
+
+/** A token provider that hands out `token-1`, `token-2`, … and counts its calls. */
+function tokens() {
+  const provider = { calls: 0, next: () => `token-${++provider.calls}` };
+  return provider;
+}
+
+describe('tokenProvider', () => {
+  it('sends the token as Authorization: Bearer', async () => {
+    const scenario = await servers.scenario({ inner: 'stateful' });
+    const { client } = await open(scenario.mcp, { transport: { tokenProvider: () => 'secret' } });
+    await client.callTool('echo', { text: 'x' });
+    const { requests } = await scenario.stats();
+    expect(requests.map((request) => request.headers.authorization)).toEqual(requests.map(() => 'Bearer secret'));
+  });
+
+  it('sends the token raw under authHeader, and no Authorization', async () => {
+    const scenario = await servers.scenario({ inner: 'stateful' });
+    const { client } = await open(scenario.mcp, {
+      transport: { tokenProvider: () => 'raw-secret', authHeader: 'x-api-key' },
+    });
+    await client.callTool('echo', { text: 'x' });
+    const { requests } = await scenario.stats();
+    expect(requests.map((request) => request.headers['x-api-key'])).toEqual(requests.map(() => 'raw-secret'));
+    expect(requests.filter((request) => request.headers.authorization !== undefined)).toEqual([]);
+  });
+
+  it('overrides a static Authorization header', async () => {
+    const scenario = await servers.scenario({ inner: 'stateful' });
+    const { client } = await open(scenario.mcp, {
+      transport: { headers: { Authorization: 'Bearer static' }, tokenProvider: () => 'dynamic' },
+    });
+    await client.callTool('echo', { text: 'x' });
+    const { requests } = await scenario.stats();
+    expect(requests.map((request) => request.headers.authorization)).toEqual(requests.map(() => 'Bearer dynamic'));
+  });
+
+  it('is asked for every request: POSTs, the GET stream and the DELETE', async () => {
+    const scenario = await servers.scenario({ inner: 'stateful' });
+    const provider = tokens();
+    const { client, calls } = await open(scenario.mcp, { transport: { tokenProvider: provider.next } });
+    await client.callTool('echo', { text: 'x' });
+    await until(() => openStandaloneGet(calls));
+    await client.close();
+
+    const { requests } = await scenario.stats();
+    expect(new Set(requests.map((request) => request.httpMethod))).toEqual(new Set(['POST', 'GET', 'DELETE']));
+    expect(provider.calls).toBe(requests.length);
+    const sent = requests.map((request) => request.headers.authorization);
+    expect(new Set(sent).size).toBe(requests.length);
+    expect(sent.every((header) => /^Bearer token-\d+$/.test(header ?? ''))).toBe(true);
+  });
+});
+
+describe('redirects', () => {
+  const redirectCalls = (location?: string): FaultScript => ({
+    inner: 'stateful',
+    rules: [
+      {
+        match: { method: 'tools/call' },
+        action: location === undefined ? { type: 'redirect' } : { type: 'redirect', location },
+      },
+    ],
+  });
+
+  it('never carries Authorization to another origin', async () => {
+    const scenario = await servers.scenario(redirectCalls());
+    const { client } = await open(scenario.mcp, {
+      transport: { tokenProvider: () => 'secret', standaloneStream: false },
+    });
+    expect((await client.callTool('echo', { text: 'moved' })).text).toBe('moved');
+    const { redirected, requests } = await scenario.stats();
+    expect(requests.find((request) => request.method === 'tools/call')?.headers.authorization).toBe('Bearer secret');
+    expect(redirected).toHaveLength(1);
+    expect(redirected[0]?.method).toBe('tools/call');
+    expect(redirected[0]?.headers.host).toBe(new URL(servers.other).host);
+    expect(redirected[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('never carries the custom auth header to another origin', async () => {
+    const scenario = await servers.scenario(redirectCalls());
+    const { client } = await open(scenario.mcp, {
+      transport: { tokenProvider: () => 'raw-secret', authHeader: 'x-api-key', standaloneStream: false },
+    });
+    expect((await client.callTool('echo', { text: 'moved' })).text).toBe('moved');
+    const { redirected } = await scenario.stats();
+    expect(redirected).toHaveLength(1);
+    expect(redirected[0]?.headers['x-api-key']).toBeUndefined();
+    expect(redirected[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('keeps the credentials on a redirect within the same origin', async () => {
+    // Relative to /faults/<id>/mcp: the redirect target on the fault server's own origin.
+    const scenario = await servers.scenario(redirectCalls('target'));
+    const { client } = await open(scenario.mcp, {
+      transport: { tokenProvider: () => 'raw-secret', authHeader: 'x-api-key', standaloneStream: false },
+    });
+    expect((await client.callTool('echo', { text: 'moved' })).text).toBe('moved');
+    const { redirected } = await scenario.stats();
+    expect(redirected).toHaveLength(1);
+    expect(redirected[0]?.headers.host).toBe(new URL(servers.faults).host);
+    expect(redirected[0]?.headers['x-api-key']).toBe('raw-secret');
+  });
+});
