@@ -37,6 +37,15 @@ export declare const retryAfter503: Scenario;
 export declare const abortCall: Scenario;
 export declare const statelessJson: Scenario;
 export declare const legacySseFallback: Scenario;
+export declare const modernStateless: Scenario;
+export declare const modernSameHandlers: Scenario;
+export declare const mrtrShapes: Scenario;
+export declare const xMcpHeaders: Scenario;
+export declare const modernListen: Scenario;
+export declare const ttlCache: Scenario;
+export declare const modernAbort: Scenario;
+export declare const modernErrors: Scenario;
+export declare const eraVerdictCached: Scenario;
 
 /** Every scenario, in run order. */
 export declare const scenarios: readonly NamedScenario[];

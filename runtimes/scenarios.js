@@ -166,18 +166,23 @@ export async function retryAfter503(core, urls, assert) {
   assert.equal(stats.executions, 1, 'tools/call executions');
 }
 
+/** Starts a long `slow` call, aborts it at its first progress step, and checks it rejects with AbortError. */
+async function abortAtFirstProgress(client, assert) {
+  const controller = new AbortController();
+  const call = client.callTool(
+    'slow',
+    { steps: 200, intervalMs: 20 },
+    { signal: controller.signal, onProgress: () => controller.abort() },
+  );
+  const error = await assert.rejects(call, 'the aborted call');
+  assert.equal(error?.name, 'AbortError', 'rejection name');
+}
+
 /** Aborting a running call rejects it with AbortError, tells the server, and leaves the client usable. */
 export async function abortCall(core, urls, assert) {
   const fault = await createFaultScenario(urls.faults, { inner: 'stateful', rules: [] });
   await withClient(core, fault.mcp, {}, async (client) => {
-    const controller = new AbortController();
-    const call = client.callTool(
-      'slow',
-      { steps: 200, intervalMs: 20 },
-      { signal: controller.signal, onProgress: () => controller.abort() },
-    );
-    const error = await assert.rejects(call, 'the aborted call');
-    assert.equal(error?.name, 'AbortError', 'rejection name');
+    await abortAtFirstProgress(client, assert);
     const after = await client.callTool('echo', { text: 'still working' });
     assert.equal(after.text, 'still working', 'a call after the abort');
   });
@@ -210,6 +215,322 @@ export async function legacySseFallback(core, urls, assert) {
   });
 }
 
+// ---------------------------------------------------------------------------
+// 2026-07-28 (the `/v2` route of the modes server): stateless requests, MRTR,
+// x-mcp-header, listen, TTL caching, cancellation and errors, in every runtime.
+
+const MODERN = '2026-07-28';
+const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+
+/** A `/v2` URL with a hub of its own: its tools, counts and listen streams are this scenario's only. */
+function freshHub(urls, name) {
+  return `${urls.modes}/v2?hub=${name}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
+/** A `fetch` that records what the transport sent (method, headers, JSON-RPC message) and the status. */
+function recordingFetch() {
+  const calls = [];
+  const recording = async (input, init = {}) => {
+    let message;
+    try {
+      message = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
+    } catch {
+      message = undefined;
+    }
+    const call = { httpMethod: init.method ?? 'GET', headers: new Headers(init.headers), message, signal: init.signal };
+    calls.push(call);
+    const response = await fetch(input, init);
+    call.status = response.status;
+    return response;
+  };
+  const methods = () => calls.map((call) => call.message?.method);
+  const count = (method) => methods().filter((m) => m === method).length;
+  return { fetch: recording, calls, methods, count };
+}
+
+/** `=?base64?…?=` of the UTF-8 bytes, as 2026-07-28 encodes header values that cannot go plain. */
+function base64Sentinel(text) {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return `=?base64?${btoa(binary)}?=`;
+}
+
+/** Handlers that answer sampling, elicitation and roots, recording what they were asked. */
+function recordingHandlers() {
+  const asked = { sampling: [], elicitation: [], roots: 0 };
+  const options = {
+    sampling: (request) => {
+      asked.sampling.push(request);
+      return {
+        role: 'assistant',
+        content: { type: 'text', text: `sampled: ${request.messages[0]?.content?.text}` },
+        model: 'test-model',
+      };
+    },
+    elicitation: (request) => {
+      asked.elicitation.push(request);
+      const key = request.message.startsWith('Answer') ? 'answer' : 'name';
+      return { action: 'accept', content: { [key]: `Ada ${asked.elicitation.length}` } };
+    },
+    roots: () => {
+      asked.roots++;
+      return [{ uri: 'file:///workspace', name: 'workspace' }];
+    },
+  };
+  return { asked, options };
+}
+
+/** The next event of a subscription, or a failure after `ms`. */
+async function nextEvent(iterator, ms = 3000) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no subscription event within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([iterator.next(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A 2026-07-28 server is used statelessly: no initialize, every request enveloped, standard headers, no GET/DELETE/session. */
+export async function modernStateless(core, urls, assert) {
+  const recorder = recordingFetch();
+  await withClient(
+    core,
+    freshHub(urls, 'stateless'),
+    { transport: { fetch: recorder.fetch } },
+    async (client, transport) => {
+      assert.equal(client.era, 'modern', 'era');
+      assert.equal(client.protocolVersion, MODERN, 'protocol version');
+      assert.equal((await client.callTool('echo', { text: 'hi' })).text, 'hi', 'echo');
+      const item = await client.readResource('test://template/Zürich');
+      assert.equal(item.contents[0]?.text, 'Item Zürich', 'a resource with a non-ASCII URI');
+      assert.equal(transport.sessionId, undefined, 'session id');
+    },
+  );
+  assert.deepEqual(
+    recorder.calls.map((call) => call.httpMethod),
+    recorder.calls.map(() => 'POST'),
+    'only POSTs: no GET stream, no DELETE',
+  );
+  assert.ok(!recorder.methods().includes('initialize'), 'no initialize');
+  for (const call of recorder.calls) {
+    const meta = call.message?.params?._meta ?? {};
+    assert.equal(meta[PROTOCOL_VERSION_META], MODERN, `${call.message?.method}: _meta protocolVersion`);
+    assert.equal(call.headers.get('mcp-protocol-version'), MODERN, `${call.message?.method}: MCP-Protocol-Version`);
+    assert.ok(meta['io.modelcontextprotocol/clientInfo'] !== undefined, `${call.message?.method}: _meta clientInfo`);
+    assert.ok(
+      meta['io.modelcontextprotocol/clientCapabilities'] !== undefined,
+      `${call.message?.method}: capabilities`,
+    );
+    assert.equal(call.headers.get('mcp-method'), call.message?.method, 'Mcp-Method');
+    assert.equal(call.headers.get('mcp-session-id'), null, 'no session header');
+  }
+  const named = recorder.calls.filter((call) => call.headers.get('mcp-name') !== null);
+  assert.deepEqual(
+    named.map((call) => call.headers.get('mcp-name')),
+    ['echo', base64Sentinel('test://template/Zürich')],
+    'Mcp-Name, base64 for non-ASCII',
+  );
+}
+
+/** The same handler functions answer a legacy server's requests (/stateful, /legacy-sse) and 2026-07-28 input requests (/v2). */
+export async function modernSameHandlers(core, urls, assert) {
+  const targets = [
+    [`${urls.modes}/stateful`, 'legacy'],
+    [`${urls.modes}/legacy-sse`, 'legacy'],
+    [freshHub(urls, 'same'), 'modern'],
+  ];
+  for (const [url, era] of targets) {
+    const { asked, options } = recordingHandlers();
+    await withClient(core, url, { client: options }, async (client) => {
+      assert.equal(client.era, era, `${url}: era`);
+      assert.equal((await client.callTool('sample', { prompt: 'Say hi' })).text, 'sampled: Say hi', `${url}: sample`);
+      assert.deepEqual(
+        JSON.parse((await client.callTool('elicit')).text),
+        { action: 'accept', content: { name: 'Ada 1' } },
+        `${url}: elicit`,
+      );
+      assert.deepEqual(
+        JSON.parse((await client.callTool('list-roots')).text),
+        [{ uri: 'file:///workspace', name: 'workspace' }],
+        `${url}: list-roots`,
+      );
+      assert.deepEqual(
+        [asked.sampling.length, asked.elicitation.length, asked.roots],
+        [1, 1, 1],
+        `${url}: handler calls`,
+      );
+    });
+  }
+}
+
+/** MRTR of every shape: several inputs in one round, several rounds with requestState, state only, prompts/get, resources/read, and the round limit. */
+export async function mrtrShapes(core, urls, assert) {
+  const url = freshHub(urls, 'mrtr');
+  const recorder = recordingFetch();
+  const { asked, options } = recordingHandlers();
+  await withClient(core, url, { client: options, transport: { fetch: recorder.fetch } }, async (client) => {
+    const multi = JSON.parse((await client.callTool('mrtr-multi')).text);
+    assert.deepEqual(Object.keys(multi).sort(), ['summary', 'user-name', 'workspace-roots'], 'mrtr-multi keys');
+    assert.equal(multi.summary.content.text, 'sampled: Summarise the workspace', 'mrtr-multi sampling');
+    assert.deepEqual(
+      JSON.parse((await client.callTool('mrtr-rounds', { rounds: 3 })).text),
+      ['Ada 2', 'Ada 3', 'Ada 4'],
+      'mrtr-rounds 3',
+    );
+    assert.equal((await client.callTool('mrtr-state-only')).text, 'completed after a state-only round', 'state only');
+    assert.equal((await client.getPrompt('mrtr-prompt')).messages[0]?.content[0]?.text, 'Hello, Ada 5!', 'prompt');
+    const resource = await client.readResource('test://mrtr/resource');
+    assert.deepEqual(
+      JSON.parse(resource.contents[0]?.text),
+      [{ uri: 'file:///workspace', name: 'workspace' }],
+      'resource',
+    );
+  });
+  assert.equal(asked.elicitation.length, 5, 'elicitations');
+  const ids = recorder.calls.map((call) => call.message?.id);
+  assert.equal(new Set(ids).size, ids.length, 'every retry has a new id');
+  const retries = recorder.calls.filter((call) => call.message?.params?.requestState !== undefined);
+  assert.equal(retries.length, 3 + 1, 'retries carrying requestState (3 rounds, 1 state-only)');
+
+  await withClient(core, url, { client: { ...options, limits: { maxInputRounds: 1 } } }, async (client) => {
+    const error = await assert.rejects(client.callTool('mrtr-rounds', { rounds: 3 }), 'past maxInputRounds');
+    assert.ok(/maxInputRounds/.test(error?.message ?? ''), `a clear error: ${error?.message}`);
+  });
+}
+
+/** x-mcp-header: a call before listTools is refused (-32020), re-listed and retried; invalid tools dropped with warnings; Mcp-Param-* mirrored. */
+export async function xMcpHeaders(core, urls, assert) {
+  const warnings = [];
+  const recorder = recordingFetch();
+  const client = { onWarning: (message) => warnings.push(message) };
+  await withClient(
+    core,
+    freshHub(urls, 'headers'),
+    { client, transport: { fetch: recorder.fetch } },
+    async (client) => {
+      const result = await client.callTool('header-echo', { region: 'Zürich', count: 42, dryRun: false });
+      const echo = JSON.parse(result.text);
+      assert.deepEqual(
+        echo.decoded,
+        { 'mcp-param-region': 'Zürich', 'mcp-param-count': '42', 'mcp-param-dry-run': 'false' },
+        'Mcp-Param-* headers the server received',
+      );
+      const statuses = recorder.calls
+        .filter((call) => call.message?.method === 'tools/call')
+        .map((call) => call.status);
+      assert.deepEqual(statuses, [400, 200], 'refused once (-32020), then retried after tools/list');
+      assert.ok(recorder.count('tools/list') > 0, 'the tools were listed again');
+      const absent = JSON.parse((await client.callTool('header-echo', { region: 'eu' })).text);
+      assert.deepEqual(Object.keys(absent.decoded), ['mcp-param-region'], 'no header for absent arguments');
+    },
+  );
+  const dropped = ['bad-header-number', 'bad-header-dup', 'bad-header-nested', 'bad-header-token'];
+  for (const tool of dropped) {
+    assert.ok(
+      warnings.some((warning) => warning.includes(`"${tool}"`)),
+      `a warning names ${tool}: ${warnings.join(' | ')}`,
+    );
+  }
+}
+
+/** listen() on 2026-07-28: acknowledged filter, tools/list_changed and resources/updated caused by other requests, close ends it. */
+export async function modernListen(core, urls, assert) {
+  const uri = 'test://static/text/1';
+  await withClient(core, freshHub(urls, 'listen'), {}, async (client) => {
+    const subscription = await client.listen({ toolsListChanged: true, resources: [uri] });
+    const granted = await subscription.acknowledged;
+    assert.deepEqual(granted, { toolsListChanged: true, resources: [uri] }, 'acknowledged filter');
+    const events = subscription[Symbol.asyncIterator]();
+    await client.callTool('add-tool');
+    assert.equal((await nextEvent(events)).value?.method, 'notifications/tools/list_changed', 'list changed');
+    await client.callTool('touch-resource', { uri });
+    const updated = (await nextEvent(events)).value;
+    assert.equal(updated?.method, 'notifications/resources/updated', 'resource updated');
+    assert.equal(updated?.params?.uri, uri, 'updated uri');
+    await subscription.close();
+    assert.equal((await nextEvent(events)).done, true, 'the iteration ends on close');
+  });
+}
+
+/** TTL caching: a second listTools within ttlMs sends nothing, cache:false forces one, tools/list_changed invalidates; legacy never caches. */
+export async function ttlCache(core, urls, assert) {
+  const recorder = recordingFetch();
+  await withClient(core, freshHub(urls, 'cache'), { transport: { fetch: recorder.fetch } }, async (client) => {
+    const subscription = await client.listen({ toolsListChanged: true });
+    await subscription.acknowledged;
+    await client.listTools();
+    const pages = recorder.count('tools/list');
+    await client.listTools();
+    assert.equal(recorder.count('tools/list'), pages, 'served from the cache');
+    await client.listTools({ cache: false });
+    assert.equal(recorder.count('tools/list'), 2 * pages, 'cache: false asks');
+    await client.callTool('add-tool');
+    await nextEvent(subscription[Symbol.asyncIterator]());
+    const after = await client.listTools();
+    assert.ok(recorder.count('tools/list') > 2 * pages, 'invalidated by tools/list_changed');
+    assert.equal(after.at(-1)?.name, 'dynamic-1', 'the new tool is listed');
+  });
+  const legacy = recordingFetch();
+  await withClient(core, `${urls.modes}/stateless`, { transport: { fetch: legacy.fetch } }, async (client) => {
+    await client.listTools();
+    await client.listTools();
+    assert.equal(legacy.count('tools/list'), 6, 'legacy lists (no ttlMs) are never cached');
+  });
+}
+
+/** Aborting a 2026-07-28 call over HTTP closes its stream and sends no notifications/cancelled. */
+export async function modernAbort(core, urls, assert) {
+  const recorder = recordingFetch();
+  await withClient(core, freshHub(urls, 'abort'), { transport: { fetch: recorder.fetch } }, async (client) => {
+    await abortAtFirstProgress(client, assert);
+    const counts = JSON.parse((await client.callTool('request-counts')).text);
+    assert.equal(counts['notifications/cancelled'], undefined, 'the server got no notifications/cancelled');
+  });
+  assert.ok(!recorder.methods().includes('notifications/cancelled'), 'no notifications/cancelled sent');
+}
+
+/** Errors: a missing resource is a ResourceNotFoundError; -32022 to the probe is an UnsupportedVersionError with the supported list. */
+export async function modernErrors(core, urls, assert) {
+  await withClient(core, freshHub(urls, 'errors'), {}, async (client) => {
+    const error = await assert.rejects(client.readResource('test://static/text/99'), 'missing resource');
+    assert.ok(error instanceof core.ResourceNotFoundError, `a ResourceNotFoundError: ${error?.name}`);
+    assert.equal(error.uri, 'test://static/text/99', 'its uri');
+  });
+  const body = {
+    jsonrpc: '2.0',
+    id: 1,
+    error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2027-01-01'] } },
+  };
+  const fault = await createFaultScenario(urls.faults, {
+    rules: [{ match: { method: 'server/discover' }, action: { type: 'status', status: 400, body } }],
+  });
+  const client = new core.Client(new core.StreamableHttpTransport(fault.mcp));
+  const error = await assert.rejects(client.connect(), 'connect to a server that speaks no version of ours');
+  assert.ok(error instanceof core.UnsupportedVersionError, `an UnsupportedVersionError: ${error?.name}`);
+  assert.deepEqual(error.supported, ['2027-01-01'], 'the versions the server supports');
+  const stats = await readFaultStats(fault.stats);
+  assert.equal(stats.methods.initialize, undefined, 'no fallback to initialize');
+}
+
+/** The era verdict is cached per URL: a second client on a legacy server skips the server/discover probe. */
+export async function eraVerdictCached(core, urls, assert) {
+  const url = `${urls.modes}/stateful?verdict=${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const first = recordingFetch();
+  await withClient(core, url, { transport: { fetch: first.fetch } }, async (client) => {
+    assert.equal(client.era, 'legacy', 'era');
+  });
+  assert.deepEqual(first.methods().slice(0, 2), ['server/discover', 'initialize'], 'the first client probes');
+  const second = recordingFetch();
+  await withClient(core, url, { transport: { fetch: second.fetch } }, async (client) => {
+    assert.equal(client.era, 'legacy', 'era');
+  });
+  assert.equal(second.methods()[0], 'initialize', 'the second client goes straight to initialize');
+  assert.ok(!second.methods().includes('server/discover'), 'no probe');
+}
+
 /** Every scenario, in the order the runtimes run them; `name` is the function's name. */
 export const scenarios = [
   { name: 'connectAndListTools', title: 'connects and lists 11 tools across pages', run: connectAndListTools },
@@ -225,4 +546,13 @@ export const scenarios = [
   { name: 'abortCall', title: 'an aborted call rejects with AbortError', run: abortCall },
   { name: 'statelessJson', title: 'stateless JSON mode works without a session', run: statelessJson },
   { name: 'legacySseFallback', title: 'falls back to legacy HTTP+SSE', run: legacySseFallback },
+  { name: 'modernStateless', title: '2026-07-28: stateless, enveloped, standard headers', run: modernStateless },
+  { name: 'modernSameHandlers', title: 'the same handlers serve legacy requests and MRTR', run: modernSameHandlers },
+  { name: 'mrtrShapes', title: '2026-07-28: MRTR flows of every shape complete', run: mrtrShapes },
+  { name: 'xMcpHeaders', title: '2026-07-28: x-mcp-header mirrored, invalid tools dropped', run: xMcpHeaders },
+  { name: 'modernListen', title: '2026-07-28: listen delivers list changes and updates', run: modernListen },
+  { name: 'ttlCache', title: '2026-07-28: TTL caching avoids a second request', run: ttlCache },
+  { name: 'modernAbort', title: '2026-07-28: abort closes the stream, no cancelled', run: modernAbort },
+  { name: 'modernErrors', title: '2026-07-28: ResourceNotFoundError and -32022', run: modernErrors },
+  { name: 'eraVerdictCached', title: 'the era verdict is cached per URL', run: eraVerdictCached },
 ];

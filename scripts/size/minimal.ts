@@ -4,7 +4,9 @@
 import { Client, StreamableHttpTransport } from '@mcp/core';
 
 export async function run(url: string): Promise<string> {
-  const client = new Client(new StreamableHttpTransport(url), { clientInfo: { name: 'minimal-app', version: '1.0.0' } });
+  const client = new Client(new StreamableHttpTransport(url), {
+    clientInfo: { name: 'minimal-app', version: '1.0.0' },
+  });
   await client.connect();
   const tools = await client.listTools();
   const first = tools[0];

@@ -9,6 +9,7 @@ const PLAYWRIGHT_JSON = `${REPORTS}/playwright.json`;
 const WORKERD_JSON = `${REPORTS}/workerd.json`;
 const DENO_JUNIT = `${REPORTS}/deno.xml`;
 const BUN_JUNIT = `${REPORTS}/bun.xml`;
+const CONFORMANCE_JSON = `${REPORTS}/conformance.json`;
 
 /**
  * Each step is one of:
@@ -82,6 +83,18 @@ const countJunit = (file) => (exitCode) => {
   return atLeastOneFailure(exitCode, { passed, failed });
 };
 
+/**
+ * Totals from conformance/run.mjs: each passing scenario of each set passed; an
+ * unexpected failure or a stale baseline entry failed. A failure the baseline
+ * (conformance/expected-failures.yml) expects counts as neither: the run lists it.
+ */
+function countConformance(exitCode) {
+  const report = readJson(CONFORMANCE_JSON);
+  if (!Array.isArray(report?.sets)) return atLeastOneFailure(exitCode, { passed: 0, failed: 0 });
+  const sum = (key) => report.sets.reduce((total, set) => total + set[key], 0);
+  return atLeastOneFailure(exitCode, { passed: sum('passed'), failed: sum('failed') });
+}
+
 /** Before a runner: no stale report, and the folder exists (bun does not create it). */
 const fresh = (file) => () => {
   mkdirSync(dirname(file), { recursive: true });
@@ -97,6 +110,7 @@ export const steps = [
   check('typecheck', ['-r', '--no-bail', '--filter', './packages/**', 'typecheck']),
   check('typecheck-tools', ['exec', 'tsc', '--noEmit', '-p', 'e2e']),
   check('typecheck-runtimes', ['exec', 'tsc', '--noEmit', '-p', 'runtimes']),
+  check('typecheck-conformance', ['exec', 'tsc', '--noEmit', '-p', 'conformance']),
   runner(
     'vitest',
     ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`],
@@ -148,4 +162,8 @@ export const steps = [
     countJunit(BUN_JUNIT),
     { before: fresh(BUN_JUNIT) },
   ),
+  // The official MCP conformance suite's client scenarios (requirement sets 2025-11-25, 2026-07-28, suite all).
+  runner('conformance', ['run', 'conformance', '--json', CONFORMANCE_JSON], countConformance, {
+    before: fresh(CONFORMANCE_JSON),
+  }),
 ];

@@ -16,6 +16,11 @@ export function clientCapabilities(options: ClientOptions): ClientCapabilities {
   };
 }
 
+/** 2026-07-28 has no `roots/list_changed`: roots are declared as `{}` there (§1.2). */
+export function modernCapabilities(capabilities: ClientCapabilities): ClientCapabilities {
+  return capabilities.roots ? { ...capabilities, roots: {} } : capabilities;
+}
+
 /** Server capabilities a method needs, as a dotted path. */
 export type CapabilityPath = 'tools' | 'resources' | 'resources.subscribe' | 'prompts' | 'completions' | 'logging';
 

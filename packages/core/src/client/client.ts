@@ -13,7 +13,7 @@ import type { Resource, ResourceTemplate } from '../protocol/resources.js';
 import type { Tool } from '../protocol/tools.js';
 import { isModernProtocolVersion } from '../protocol/versions.js';
 import type { Transport } from '../transport/transport.js';
-import { type CapabilityPath, clientCapabilities, hasCapability } from './capabilities.js';
+import { type CapabilityPath, clientCapabilities, hasCapability, modernCapabilities } from './capabilities.js';
 import type { Era, ServerIdentity } from './era.js';
 import { chooseEra } from './era-detection.js';
 import { legacyEra } from './legacy-era.js';
@@ -75,7 +75,7 @@ export class Client implements AsyncDisposable {
     const requests = new ServerRequests(options);
     this.#modern = new ModernEra({
       clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
-      capabilities: clientCapabilities(options),
+      capabilities: modernCapabilities(clientCapabilities(options)),
       requests,
       maxRounds: options.limits?.maxInputRounds ?? limits.DEFAULT_MAX_INPUT_ROUNDS,
       cancelsByClosing: transport.cancelsByClosing === true,
@@ -415,7 +415,8 @@ export class Client implements AsyncDisposable {
   ): Promise<T> {
     const cacheable = ResultCache.cacheable(method) && options.cache !== false;
     const key = cacheable ? ResultCache.key(method, params) : '';
-    const hit = cacheable ? this.#cache.get(key, this.#transport.credentialKey) : undefined;
+    const credential = () => this.#transport.credentialKey?.();
+    const hit = cacheable ? await this.#cache.get(key, credential) : undefined;
     if (hit) return hit.value as T;
     let raw: unknown;
     let retried = false;
@@ -441,7 +442,7 @@ export class Client implements AsyncDisposable {
       value = await send();
     }
     // Results of input rounds are never cached (2026-07-28 §Caching).
-    if (cacheable && !retried) this.#cache.set(key, value, raw, this.#transport.credentialKey);
+    if (cacheable && !retried) this.#cache.set(key, value, raw, await credential());
     return value;
   }
 

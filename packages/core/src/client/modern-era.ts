@@ -80,8 +80,10 @@ export class ModernEra implements Era {
     try {
       result = await this.request(context.channel, 'server/discover', undefined, call);
     } catch (error) {
-      // -32022 lists what the server speaks: if we share a modern version, use it.
-      const retry = pinned ? undefined : sharedModernVersion(error);
+      // -32022 lists what the server speaks: if we share a modern version, ask
+      // again with it, once (2026-07-28 §Versioning). A pinned version is only
+      // retried when the server lists it.
+      const retry = sharedModernVersion(error, pinned);
       if (!retry) throw error;
       this.#version = retry;
       result = await this.request(context.channel, 'server/discover', undefined, call);
@@ -201,9 +203,8 @@ function stepOf<T>(method: string, raw: unknown, parse: (raw: unknown) => T): St
   return { done: false, input: parsed.output };
 }
 
-function sharedModernVersion(error: unknown): string | undefined {
-  if (!(error instanceof RpcError) || error.code !== ErrorCode.UnsupportedProtocolVersion) return undefined;
-  const data = v.safeParse(UnsupportedProtocolVersionErrorDataSchema, error.data);
-  if (!data.success) return undefined;
-  return MODERN_PROTOCOL_VERSIONS.find((version) => data.output.supported.includes(version));
+function sharedModernVersion(error: unknown, pinned: string | undefined): string | undefined {
+  if (!(error instanceof UnsupportedVersionError)) return undefined;
+  const candidates = pinned ? [pinned] : MODERN_PROTOCOL_VERSIONS;
+  return candidates.find((version) => error.supported.includes(version));
 }

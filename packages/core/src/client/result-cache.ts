@@ -45,14 +45,18 @@ export class ResultCache {
     return `${method} ${JSON.stringify(params ?? {})}`;
   }
 
-  get(key: string, credential: string | undefined): { readonly value: unknown } | undefined {
+  /** A fresh entry; `credential` is asked only for a `private` one. */
+  async get(
+    key: string,
+    credential: () => Promise<string | undefined> | undefined,
+  ): Promise<{ readonly value: unknown } | undefined> {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
     if (entry.expires <= this.#now()) {
       this.#entries.delete(key);
       return undefined;
     }
-    if (entry.credential !== undefined && entry.credential !== (credential ?? '')) return undefined;
+    if (entry.credential !== undefined && entry.credential !== ((await credential()) ?? '')) return undefined;
     return { value: entry.value };
   }
 

@@ -51,6 +51,6 @@ export interface Transport {
   readonly cancelsByClosing?: boolean;
   /** Identifies the server for caching the era verdict (the HTTP endpoint); absent means per transport. */
   readonly serverKey?: string;
-  /** Identifies the credentials in use, so `private` cache entries never cross them. */
-  readonly credentialKey?: string | undefined;
+  /** Names the credentials a request would carry now, so `private` cache entries never cross them. */
+  credentialKey?(): Promise<string | undefined>;
 }

@@ -41,9 +41,20 @@ export class HttpRequester {
     this.#options = options;
   }
 
-  /** Changes whenever the token provider hands out a different token; the token itself never leaves. */
-  get credentialKey(): string {
+  /**
+   * Names the credentials a request would carry now: it changes whenever the
+   * token provider hands out a different token (asking it), and never holds the token.
+   */
+  async credentialKey(): Promise<string> {
+    const { tokenProvider } = this.#options;
+    if (tokenProvider) this.#noteToken(await tokenProvider({ signal: new AbortController().signal }));
     return `token-${this.#tokenEpoch}`;
+  }
+
+  #noteToken(token: string): void {
+    if (token === this.#lastToken) return;
+    this.#lastToken = token;
+    this.#tokenEpoch++;
   }
 
   async send(request: HttpRequest): Promise<Response> {
@@ -87,10 +98,7 @@ export class HttpRequester {
     const { tokenProvider, authHeader } = this.#options;
     if (!tokenProvider) return;
     const token = await tokenProvider({ signal });
-    if (token !== this.#lastToken) {
-      this.#lastToken = token;
-      this.#tokenEpoch++;
-    }
+    this.#noteToken(token);
     if (authHeader) {
       headers.set(authHeader, token);
     } else {

@@ -62,8 +62,8 @@ export class StreamableHttpTransport implements Transport {
     return this.#http.url.href;
   }
 
-  get credentialKey(): string {
-    return this.#http.credentialKey;
+  credentialKey(): Promise<string> {
+    return this.#http.credentialKey();
   }
 
   /** Whether the server turned out to speak the deprecated HTTP+SSE transport. */
@@ -125,9 +125,12 @@ export class StreamableHttpTransport implements Transport {
       this.#options.legacyFallback !== false
     ) {
       await response.body?.cancel().catch(() => {});
-      this.#legacy = new LegacySseSession(this.#http, this.#sse, this.#closer.signal);
-      await this.#legacy.open(() => this.#headers('text/event-stream'));
-      return this.#legacy.send(message, options);
+      const legacy = new LegacySseSession(this.#http, this.#sse, this.#closer.signal);
+      await legacy.open(() => this.#headers('text/event-stream'));
+      // Only a stream that opened makes this an HTTP+SSE server; else the next
+      // request (a re-probe, say) still goes out as Streamable HTTP.
+      this.#legacy = legacy;
+      return legacy.send(message, options);
     }
     if (!response.ok) {
       // A server may refuse with a JSON-RPC error in the body (2026-07-28 sends

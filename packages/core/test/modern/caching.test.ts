@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { Client } from '../../src/index.js';
+import type { FetchCall } from '../http/counting-fetch.js';
+import { hubUrl, useClients, useHttpServers } from './modern-harness.js';
+
+const servers = useHttpServers();
+const open = useClients();
+
+const count = (calls: readonly FetchCall[], method: string) => calls.filter((call) => call.rpcMethod === method).length;
+
+/** What the /v2 hub received, per method (the request-counts tool; its own call included). */
+async function serverCounts(client: Client): Promise<Record<string, number>> {
+  return JSON.parse((await client.callTool('request-counts')).text) as Record<string, number>;
+}
+
+describe('TTL result cache (2026-07-28 ttlMs / cacheScope)', () => {
+  it('a second listTools() within the TTL sends no request', async () => {
+    const { client, calls } = await open(hubUrl(servers.modes, 'cache'));
+    const first = await client.listTools();
+    const pages = count(calls, 'tools/list');
+    expect(pages).toBe(4);
+    expect(await client.listTools()).toEqual(first);
+    expect(count(calls, 'tools/list')).toBe(pages);
+    expect((await serverCounts(client))['tools/list']).toBe(4);
+  });
+
+  it('cache: false asks the server even when a fresh result is cached', async () => {
+    const { client, calls } = await open(hubUrl(servers.modes, 'cache-off'));
+    await client.listTools();
+    await client.listTools({ cache: false });
+    expect(count(calls, 'tools/list')).toBe(8);
+    expect((await serverCounts(client))['tools/list']).toBe(8);
+  });
+
+  it('a tools/list_changed notification drops the cached list: the next listTools() asks again and sees the new tool', async () => {
+    const { client, calls, notifications } = await open(hubUrl(servers.modes, 'cache-invalidate'));
+    const subscription = await client.listen({ toolsListChanged: true });
+    await subscription.acknowledged;
+    const before = await client.listTools();
+    await client.callTool('add-tool');
+    const events = subscription[Symbol.asyncIterator]();
+    expect((await events.next()).value?.method).toBe('notifications/tools/list_changed');
+    expect(notifications.map((n) => n.method)).toContain('notifications/tools/list_changed');
+    const after = await client.listTools();
+    // 4 pages before; the new list of 21 tools takes 5 pages of 5.
+    expect(count(calls, 'tools/list')).toBe(4 + 5);
+    expect(after.map((tool) => tool.name)).toEqual([...before.map((tool) => tool.name), 'dynamic-1']);
+  });
+
+  it('a private resources/read is served again only to the same token: after the token changes, the next read asks the server', async () => {
+    let token = 'token-of-alice';
+    const { client, calls } = await open(hubUrl(servers.modes, 'cache-private'), {
+      transport: { tokenProvider: () => token },
+    });
+    const reads = () => calls.filter((call) => call.rpcMethod === 'resources/read');
+    await client.readResource('test://static/text/1');
+    await client.readResource('test://static/text/1');
+    expect(reads()).toHaveLength(1); // private, ttlMs 60000: reused for the same token
+
+    token = 'token-of-bob';
+    expect((await client.readResource('test://static/text/1')).contents[0]?.text).toBe('Resource 1');
+    expect(reads()).toHaveLength(2);
+    expect(reads()[1]?.headers.get('authorization')).toBe('Bearer token-of-bob');
+  });
+
+  it('a private entry is not served to another token once that token has been used', async () => {
+    let token = 'token-of-alice';
+    const { client, calls } = await open(hubUrl(servers.modes, 'cache-private-used'), {
+      transport: { tokenProvider: () => token },
+    });
+    await client.readResource('test://static/text/2');
+    token = 'token-of-bob';
+    await client.callTool('echo', { text: 'bob is here' });
+    await client.readResource('test://static/text/2');
+    const reads = calls.filter((call) => call.rpcMethod === 'resources/read');
+    expect(reads.map((call) => call.headers.get('authorization'))).toEqual([
+      'Bearer token-of-alice',
+      'Bearer token-of-bob',
+    ]);
+  });
+
+  it('legacy results carry no ttlMs and are never cached', async () => {
+    const { client, calls } = await open(`${servers.modes}/stateful`);
+    expect(client.era).toBe('legacy');
+    await client.listTools();
+    await client.listTools();
+    await client.readResource('test://static/text/1');
+    await client.readResource('test://static/text/1');
+    expect(count(calls, 'tools/list')).toBe(6);
+    expect(count(calls, 'resources/read')).toBe(2);
+  });
+});

@@ -1,0 +1,192 @@
+/**
+ * Shared pieces of the 2026-07-28 client tests: unique `/v2` hubs, stdio
+ * reference servers with a tap on what the client wrote, and one set of
+ * handlers every era must answer the same way.
+ */
+import { fileURLToPath } from 'node:url';
+import { StdioTransport } from '@mcp/node-stdio';
+import { afterEach } from 'vitest';
+import {
+  Client,
+  type ClientOptions,
+  type JsonRpcMessage,
+  type Root,
+  type SendOptions,
+  type Transport,
+  type TransportEvent,
+} from '../../src/index.js';
+import type { CreateMessageRequestParams, ElicitRequestParams } from '../../src/protocol/index.js';
+
+export { type Connected, until, useClients, useHttpServers } from '../http/harness.js';
+
+const stdioScript = fileURLToPath(new URL('../../../../test-servers/stdio.mjs', import.meta.url));
+
+let hubs = 0;
+
+/** A `/v2` URL with a hub of its own, so no other test shares its tools, counts or listen streams. */
+export function hubUrl(modes: string, name: string): string {
+  return `${modes}/v2?hub=${name}-${++hubs}`;
+}
+
+/**
+ * Records every message the client hands to a transport, on its way out: what
+ * went over a stdio pipe, where no counting fetch can look. Changes nothing.
+ */
+export class TapTransport implements Transport {
+  readonly sent: JsonRpcMessage[] = [];
+  readonly #inner: Transport;
+
+  constructor(inner: Transport) {
+    this.#inner = inner;
+  }
+
+  send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
+    this.sent.push(message);
+    return this.#inner.send(message, options);
+  }
+
+  messages(): AsyncIterable<TransportEvent> {
+    return this.#inner.messages();
+  }
+
+  close(): Promise<void> {
+    return this.#inner.close();
+  }
+
+  /** Methods of the requests and notifications sent, in order. */
+  methods(): string[] {
+    return this.sent.flatMap((message) =>
+      'method' in message && typeof message.method === 'string' ? [message.method] : [],
+    );
+  }
+}
+
+export interface StdioConnection {
+  readonly client: Client;
+  readonly tap: TapTransport;
+  readonly stderr: string[];
+  readonly notifications: { readonly method: string; readonly params: unknown }[];
+}
+
+/** Spawns `test-servers/stdio.mjs --sdk <sdk>` per test and closes every client after it. */
+export function useStdio(): (sdk: 'v1' | 'v2', options?: ClientOptions, connect?: boolean) => Promise<StdioConnection> {
+  const open: Client[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((client) => client.close()));
+  });
+  return async (sdk, options = {}, connect = true) => {
+    const stderr: string[] = [];
+    const tap = new TapTransport(
+      new StdioTransport({
+        command: process.execPath,
+        args: [stdioScript, '--sdk', sdk, ...(sdk === 'v1' ? ['--trace'] : [])],
+        stderr: (line) => stderr.push(line),
+        closeTimeout: 500,
+      }),
+    );
+    const notifications: { method: string; params: unknown }[] = [];
+    const client = new Client(tap, {
+      requestTimeout: 5000,
+      ...options,
+      onNotification: (method, params) => {
+        notifications.push({ method, params });
+        options.onNotification?.(method, params);
+      },
+    });
+    open.push(client);
+    if (connect) await client.connect();
+    return { client, tap, stderr, notifications };
+  };
+}
+
+export const ROOTS: readonly Root[] = [{ uri: 'file:///workspace', name: 'workspace' }];
+
+/** What the handlers of `recordingHandlers` were asked, in order. */
+export interface Asked {
+  readonly sampling: CreateMessageRequestParams[];
+  readonly elicitation: ElicitRequestParams[];
+  roots: number;
+}
+
+/**
+ * One set of sampling, elicitation and roots handlers, recording what they were
+ * asked: the same functions answer a legacy server's requests and a modern
+ * server's input requests.
+ */
+export function recordingHandlers(): { asked: Asked; options: ClientOptions } {
+  const asked: Asked = { sampling: [], elicitation: [], roots: 0 };
+  return {
+    asked,
+    options: {
+      sampling: (request) => {
+        asked.sampling.push(request);
+        const first = request.messages[0]?.content;
+        const text = first && !Array.isArray(first) && first.type === 'text' ? first.text : '?';
+        return { role: 'assistant', content: { type: 'text', text: `sampled: ${text}` }, model: 'test-model' };
+      },
+      elicitation: (request) => {
+        asked.elicitation.push(request);
+        const key = request.message.startsWith('Answer') ? 'answer' : 'name';
+        return { action: 'accept', content: { [key]: `Ada ${asked.elicitation.length}` } };
+      },
+      roots: () => {
+        asked.roots++;
+        return ROOTS;
+      },
+    },
+  };
+}
+
+/** The `_meta` of a sent request, or `{}`. */
+export function metaOf(message: unknown): Record<string, unknown> {
+  const params = (message as { params?: { _meta?: Record<string, unknown> } } | undefined)?.params;
+  return params?._meta ?? {};
+}
+
+export const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+export const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+export const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
+
+/** One POST as sent, with the body of its answer once it has been read to the end. */
+export interface Exchange {
+  readonly request: Record<string, unknown>;
+  readonly headers: Headers;
+  /** The JSON-RPC messages of the answer (JSON or SSE `data:` lines), once the body ended. */
+  readonly answer: Promise<Record<string, unknown>[]>;
+}
+
+/**
+ * A `fetch` that records each POSTed JSON-RPC message and what came back, by
+ * reading a clone of the answer: to compare a retry with the answer before it
+ * (byte-exact `requestState`). It changes nothing on the wire.
+ */
+export function exchangeLog(): { fetch: typeof fetch; exchanges: Exchange[] } {
+  const exchanges: Exchange[] = [];
+  const logging = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const response = await fetch(input, init);
+    if (init?.method === 'POST' && typeof init.body === 'string') {
+      const answer = response
+        .clone()
+        .text()
+        .then(messagesOf, () => []);
+      exchanges.push({ request: JSON.parse(init.body), headers: new Headers(init.headers), answer });
+    }
+    return response;
+  };
+  return { fetch: logging as typeof fetch, exchanges };
+}
+
+function messagesOf(body: string): Record<string, unknown>[] {
+  const trimmed = body.trim();
+  if (trimmed.startsWith('{')) return [JSON.parse(trimmed)];
+  return trimmed
+    .split('\n')
+    .filter((line) => line.startsWith('data:') && line.length > 5)
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line.slice(5))];
+      } catch {
+        return [];
+      }
+    });
+}

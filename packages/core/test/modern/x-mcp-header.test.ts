@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { hubUrl, useClients, useHttpServers } from './modern-harness.js';
+
+const servers = useHttpServers();
+const open = useClients();
+
+const BAD_TOOLS = ['bad-header-number', 'bad-header-dup', 'bad-header-nested', 'bad-header-token'];
+
+interface Echo {
+  headers: Record<string, string>;
+  decoded: Record<string, string | null>;
+  arguments: Record<string, unknown>;
+}
+
+const paramHeaders = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => name.startsWith('mcp-param-')));
+
+describe('x-mcp-header (2026-07-28 over HTTP)', () => {
+  it('mirrors annotated arguments into Mcp-Param-Region/Count/Dry-Run, base64 for non-ASCII', async () => {
+    const { client } = await open(hubUrl(servers.modes, 'headers'));
+    await client.listTools();
+    const result = await client.callTool('header-echo', {
+      region: 'Zürich',
+      count: 42,
+      dryRun: true,
+      note: 'no header',
+    });
+    expect(result.isError).toBe(false);
+    const echo = JSON.parse(result.text) as Echo;
+    expect(paramHeaders(echo.headers)).toEqual({
+      'mcp-param-region': `=?base64?${Buffer.from('Zürich').toString('base64')}?=`,
+      'mcp-param-count': '42',
+      'mcp-param-dry-run': 'true',
+    });
+    expect(echo.decoded).toEqual({
+      'mcp-param-region': 'Zürich',
+      'mcp-param-count': '42',
+      'mcp-param-dry-run': 'true',
+    });
+    expect(echo.headers['mcp-name']).toBe('header-echo');
+  });
+
+  it('sends no Mcp-Param header for an argument that is absent or null', async () => {
+    const { client, calls } = await open(hubUrl(servers.modes, 'headers-absent'));
+    await client.listTools();
+    const absent = JSON.parse((await client.callTool('header-echo', { region: 'eu-west' })).text) as Echo;
+    expect(paramHeaders(absent.headers)).toEqual({ 'mcp-param-region': 'eu-west' });
+    // null: no header, so the /v2 header check lets it through (the tool's own schema then refuses null).
+    await client.callTool('header-echo', { region: 'eu-west', count: null, dryRun: null });
+    const last = calls.at(-1)!;
+    expect(last.status).toBe(200);
+    expect([...last.headers.keys()].filter((name) => name.startsWith('mcp-param-'))).toEqual(['mcp-param-region']);
+  });
+
+  it('drops the four tools with invalid x-mcp-header annotations, with an onWarning naming each tool and why', async () => {
+    const warnings: string[] = [];
+    const { client } = await open(hubUrl(servers.modes, 'headers-bad'), {
+      client: { onWarning: (message) => warnings.push(message) },
+    });
+    const names = (await client.listTools()).map((tool) => tool.name);
+    expect(names).toContain('header-echo');
+    for (const bad of BAD_TOOLS) expect(names).not.toContain(bad);
+    expect(warnings).toHaveLength(4);
+    const about = (tool: string) => warnings.find((warning) => warning.includes(`"${tool}"`)) ?? '';
+    expect(about('bad-header-number')).toMatch(/"Amount".*type "number"/);
+    expect(about('bad-header-dup')).toMatch(/more than once/);
+    expect(about('bad-header-nested')).toMatch(/not reached through properties/);
+    expect(about('bad-header-token')).toMatch(/not an HTTP token/);
+  });
+
+  it('a tools/call before listTools is refused with -32020; the client re-lists the tools and retries once', async () => {
+    const { client, calls } = await open(hubUrl(servers.modes, 'headers-relist'));
+    const result = await client.callTool('header-echo', { region: 'eu-west', count: 7 });
+    expect(result.isError).toBe(false);
+    expect(paramHeaders((JSON.parse(result.text) as Echo).headers)).toEqual({
+      'mcp-param-region': 'eu-west',
+      'mcp-param-count': '7',
+    });
+    const sent = calls.slice(1).map((call) => `${call.rpcMethod} ${call.status}`);
+    expect(sent[0]).toBe('tools/call 400');
+    expect(sent.at(-1)).toBe('tools/call 200');
+    expect(sent.slice(1, -1).every((entry) => entry === 'tools/list 200')).toBe(true);
+    expect(sent.filter((entry) => entry.startsWith('tools/call'))).toHaveLength(2);
+    const [first, retry] = calls.filter((call) => call.rpcMethod === 'tools/call');
+    expect(retry!.message?.id).not.toBe(first!.message?.id);
+  });
+});
