@@ -1,0 +1,55 @@
+/**
+ * What one run measures: the transports (server endpoints), the clients, and
+ * the workload sizes of the full and the `--quick` mode. The run repeats
+ * rounds until the repetitions are done or its time budget is spent, so it
+ * always finishes within the budget on a slow or busy machine.
+ */
+
+/** @typedef {'stateful' | 'stateless' | 'modern' | 'stdio'} TransportName */
+
+/** @type {readonly TransportName[]} */
+export const TRANSPORTS = ['stateful', 'stateless', 'modern', 'stdio'];
+
+/** What each transport is, as the report names it. */
+export const TRANSPORT_LABELS = {
+  stateful: 'HTTP stateful (SSE responses, v1 server, 2025-11-25)',
+  stateless: 'HTTP stateless (JSON responses, v1 server, 2025-11-25)',
+  modern: 'HTTP 2026-07-28 (v2 createMcpHandler)',
+  stdio: 'stdio (v1 server, 2025-11-25)',
+};
+
+/**
+ * @typedef {object} Plan
+ * @property {number} reps repetitions wanted (each figure is their median)
+ * @property {number} budgetMs a new round starts only if it should end within this much time from the start
+ * @property {readonly string[]} phases client processes per client, transport and round
+ * @property {(transport: TransportName) => import('./workloads.mjs').CallsParams} params
+ */
+
+/** @type {Record<'full' | 'quick', Plan>} */
+export const PLANS = {
+  full: {
+    reps: 5,
+    budgetMs: 9 * 60_000,
+    phases: ['load', 'calls'],
+    params: (transport) => ({
+      connects: transport === 'stdio' ? 5 : 15,
+      warmup: 100,
+      sequential: transport === 'stdio' ? 1500 : 600,
+      inFlight: 64,
+      concurrent: transport === 'stdio' ? 3000 : 1280,
+    }),
+  },
+  quick: {
+    reps: 2,
+    budgetMs: 55_000,
+    phases: ['all'],
+    params: (transport) => ({
+      connects: transport === 'stdio' ? 1 : 3,
+      warmup: 20,
+      sequential: transport === 'stdio' ? 200 : 100,
+      inFlight: 64,
+      concurrent: transport === 'stdio' ? 640 : 256,
+    }),
+  },
+};
