@@ -3,6 +3,16 @@
  * types live in the `@mcp/core/protocol` subpath.
  */
 export { type McpTool, mcpTools } from './ai/mcp-tools.js';
+export type { Grant } from './auth/grants/grant.js';
+export { type AuthRequest, OAuthProvider } from './auth/oauth-provider.js';
+export type {
+  AuthorizeHandler,
+  ClientCredentials,
+  ClientMetadata,
+  OAuthOptions,
+  TokenEndpointAuthMethod,
+} from './auth/options.js';
+export { MemoryOAuthStore, type OAuthStore } from './auth/store.js';
 export { Client } from './client/client.js';
 export type {
   CallOptions,
@@ -27,6 +37,7 @@ export type {
 } from './client/results.js';
 export type { SessionSnapshot } from './client/session.js';
 export { type ListenEvent, type ListenFilter, Subscription } from './client/subscription.js';
+export { AuthError, type AuthErrorCode } from './errors/auth-error.js';
 export {
   CapabilityError,
   ClientClosedError,

@@ -63,6 +63,15 @@ export class StdioTransport implements Transport {
     this.#label = commandLabel(options.command, options.args ?? []);
   }
 
+  /**
+   * Names the server configuration, so the Client's era verdict (2026-07-28
+   * versioning) is kept across restarts of the same command, as the spec allows.
+   */
+  get serverKey(): string {
+    const { command, args = [], cwd, env } = this.#options;
+    return `stdio:${JSON.stringify([command, args, cwd ?? null, env ?? null])}`;
+  }
+
   /** The child's process id, once started (undefined before, or if it could not start). */
   get pid(): number | undefined {
     return this.#child?.pid;

@@ -10,6 +10,8 @@ export interface PendingCall {
   readonly resolve: (value: unknown) => void;
   /** Rejects the call and releases its timers and listeners. */
   readonly reject: (error: unknown) => void;
+  /** Ends what the transport holds for the call (its HTTP stream), without settling it. */
+  readonly abandon: (reason: unknown) => void;
   /** Progress arrived: the per-call timeout starts again. */
   readonly restartTimeout: () => void;
 }

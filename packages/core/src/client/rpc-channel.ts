@@ -20,7 +20,6 @@ import {
 } from '../protocol/jsonrpc.js';
 import { ProgressNotificationParamsSchema } from '../protocol/progress.js';
 import type { SendOptions, Transport, TransportEvent } from '../transport/transport.js';
-import { anySignal } from '../util/signals.js';
 import { DispatchPool, within } from './dispatch-pool.js';
 import type { CallOptions } from './options.js';
 import { CallTimer, type PendingCall, RecentIds } from './pending-calls.js';
@@ -70,6 +69,7 @@ export class RpcChannel {
   readonly #cancelled = new RecentIds();
   /** In-flight server requests by id, so `notifications/cancelled` and close can abort them. */
   readonly #handlers = new Map<string, AbortController>();
+  readonly #signalsSends: boolean;
   #nextId = 1;
   #ended: Error | undefined;
   #closing: Promise<void> | undefined;
@@ -80,6 +80,7 @@ export class RpcChannel {
     this.#hooks = hooks;
     this.#options = options;
     this.#pool = new DispatchPool(options.maxConcurrentHandlers);
+    this.#signalsSends = transport.cancelsByClosing === true;
   }
 
   /** Starts the read loop. */
@@ -106,7 +107,7 @@ export class RpcChannel {
       const giveUp = (reason: unknown) => {
         if (!this.#pending.has(id)) return;
         release();
-        ended.abort(reason);
+        ended?.abort(reason);
         // Remember the id either way, so a late answer is dropped quietly.
         this.#cancelled.add(id);
         if (options.cancellable !== false) this.#cancel(id, reason);
@@ -122,8 +123,10 @@ export class RpcChannel {
         ),
       );
       const onAbort = () => giveUp(signal?.reason);
-      // Ends what the transport holds for this call (an HTTP stream) when we give up on it.
-      const ended = new AbortController();
+      // Ends what the transport holds for this call (an HTTP stream) when we give
+      // up on it. Only transports that hold something per call get one: creating
+      // a signal per request is not free.
+      const ended = this.#signalsSends ? new AbortController() : undefined;
       const release = () => {
         timer.stop();
         hardTimer.stop();
@@ -144,13 +147,14 @@ export class RpcChannel {
           release();
           reject(error);
         },
+        abandon: (reason) => ended?.abort(reason),
       });
       signal?.addEventListener('abort', onAbort, { once: true });
       timer.start();
       hardTimer.start();
 
       const sendOptions: SendOptions = {
-        signal: signal ? anySignal(signal, ended.signal) : ended.signal,
+        ...((ended ?? signal) && { signal: ended?.signal ?? signal }),
         ...(options.headers && { headers: options.headers }),
         idempotent: isSafeToRepeat(method),
       };
@@ -194,7 +198,10 @@ export class RpcChannel {
     this.#ended = reason;
     const calls = [...this.#pending.values()];
     this.#pending.clear();
-    for (const call of calls) call.reject(reason);
+    for (const call of calls) {
+      call.reject(reason);
+      call.abandon(reason);
+    }
     for (const controller of this.#handlers.values()) controller.abort(reason);
     this.#handlers.clear();
   }

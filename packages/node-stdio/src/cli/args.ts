@@ -7,9 +7,14 @@ export interface ServerCommand {
   readonly args: readonly string[];
 }
 
+/** A remote server over Streamable HTTP (`--url`), authorized with OAuth when it asks. */
+export interface ServerUrl {
+  readonly url: URL;
+}
+
 /** Options every subcommand that talks to a server takes. */
 export interface SessionOptions {
-  readonly server: ServerCommand;
+  readonly server: ServerCommand | ServerUrl;
   /** Added to the server's inherited environment (`--env KEY=VALUE`). */
   readonly env: Readonly<Record<string, string>>;
   /** Per-request timeout in ms (`--timeout`); the client's default when absent. */
@@ -46,6 +51,7 @@ const OPTIONS = {
   quiet: { type: 'boolean', short: 'q' },
   timeout: { type: 'string' },
   env: { type: 'string', multiple: true },
+  url: { type: 'string' },
 } as const;
 
 /**
@@ -98,18 +104,30 @@ function parseOurs(argv: readonly string[]) {
 type Values = ReturnType<typeof parseOurs>['values'];
 
 function sessionOptions(values: Values, serverArgv: readonly string[]): SessionOptions {
-  const [command, ...args] = serverArgv;
-  if (command === undefined || command === '') {
-    throw new UsageError('missing server command: put it after "--", e.g. mcp inspect -- node server.mjs');
-  }
   const timeout = values.timeout === undefined ? undefined : positiveInteger('--timeout', values.timeout);
   return {
-    server: { command, args },
+    server: serverTarget(values.url, serverArgv),
     env: environment(values.env ?? []),
     ...(timeout !== undefined && { timeout }),
     json: values.json ?? false,
     quiet: values.quiet ?? false,
   };
+}
+
+function serverTarget(url: string | undefined, serverArgv: readonly string[]): ServerCommand | ServerUrl {
+  const [command, ...args] = serverArgv;
+  if (url !== undefined) {
+    if (command !== undefined) throw new UsageError('give either --url or a server command after "--", not both');
+    const parsed = URL.canParse(url) ? new URL(url) : undefined;
+    if (parsed?.protocol !== 'https:' && parsed?.protocol !== 'http:') {
+      throw new UsageError(`--url takes an http(s) URL, got "${url}"`);
+    }
+    return { url: parsed };
+  }
+  if (command === undefined || command === '') {
+    throw new UsageError('missing server command: put it after "--", e.g. mcp inspect -- node server.mjs');
+  }
+  return { command, args };
 }
 
 function positiveInteger(option: string, text: string): number {

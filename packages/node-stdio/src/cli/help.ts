@@ -8,10 +8,12 @@ Usage:
   mcp prompt <name> ['<json args>']  [options] -- <command…>   render a prompt
 
 Everything after "--" is the server, started as a child process (no shell).
+Or, instead of "-- <command…>", --url <url> for a server over Streamable HTTP.
 
 Options:
   --timeout <ms>    per-request timeout, the handshake included (default 60000)
   --env KEY=VALUE   add to the server's environment (repeatable)
+  --url <url>       a remote server; when it requires OAuth, your browser opens to authorize
   --json            machine-readable output
   -q, --quiet       hide the server's stderr and log messages
   -h, --help        show this help
@@ -23,4 +25,5 @@ Examples:
   mcp inspect -- node server.mjs
   mcp call add '{"a": 2, "b": 3}' -- node server.mjs
   mcp read file:///notes.txt --json -- npx -y some-mcp-server
+  mcp inspect --url https://example.com/mcp
 `;

@@ -17,6 +17,8 @@ export interface CliIo {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Aborted on Ctrl+C: the client is closed, the child stopped, and `run` returns 130. */
   readonly signal?: AbortSignal;
+  /** Opens an OAuth authorization URL for `--url` (default: the system browser). */
+  readonly openBrowser?: (url: string) => unknown;
 }
 
 /**
@@ -38,29 +40,35 @@ async function execute(command: Command, io: CliIo): Promise<number> {
   if (command.kind === 'version') return print(io, [VERSION]);
   const style = styleFor(io.stdout, io.env ?? process.env);
   const { json } = command.session;
-  return withSession(command.session, io.stderr, io.signal, async ({ client, call }) => {
-    switch (command.kind) {
-      case 'inspect': {
-        const report = await inspectServer(client, call);
-        return print(io, json ? [toJson(report)] : renderInspection(report, style, io.stdout.columns));
+  return withSession(
+    command.session,
+    io.stderr,
+    io.signal,
+    async ({ client, call }) => {
+      switch (command.kind) {
+        case 'inspect': {
+          const report = await inspectServer(client, call);
+          return print(io, json ? [toJson(report)] : renderInspection(report, style, io.stdout.columns));
+        }
+        case 'call': {
+          const result = await client.callTool(command.tool, command.args, call);
+          print(io, json ? [toJson(toolResultJson(result))] : renderToolResult(result, style));
+          if (!result.isError) return 0;
+          io.stderr.write(`mcp: tool "${command.tool}" returned an error result (isError)\n`);
+          return EXIT_FAILURE;
+        }
+        case 'read': {
+          const result = await client.readResource(command.uri, call);
+          return print(io, json ? [toJson(result)] : renderReadResult(result, style));
+        }
+        case 'prompt': {
+          const result = await client.getPrompt(command.name, command.args, call);
+          return print(io, json ? [toJson(promptResultJson(result))] : renderPromptResult(result, style));
+        }
       }
-      case 'call': {
-        const result = await client.callTool(command.tool, command.args, call);
-        print(io, json ? [toJson(toolResultJson(result))] : renderToolResult(result, style));
-        if (!result.isError) return 0;
-        io.stderr.write(`mcp: tool "${command.tool}" returned an error result (isError)\n`);
-        return EXIT_FAILURE;
-      }
-      case 'read': {
-        const result = await client.readResource(command.uri, call);
-        return print(io, json ? [toJson(result)] : renderReadResult(result, style));
-      }
-      case 'prompt': {
-        const result = await client.getPrompt(command.name, command.args, call);
-        return print(io, json ? [toJson(promptResultJson(result))] : renderPromptResult(result, style));
-      }
-    }
-  });
+    },
+    io.openBrowser,
+  );
 }
 
 function print(io: CliIo, lines: readonly string[]): 0 {

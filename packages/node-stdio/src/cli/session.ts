@@ -2,6 +2,7 @@ import { type CallOptions, Client } from '@mcp/core';
 import { StdioTransport } from '../stdio-transport.js';
 import type { SessionOptions } from './args.js';
 import type { OutputStream } from './format.js';
+import { remoteTransport } from './remote-transport.js';
 import { VERSION } from './version.js';
 
 /** An open connection to the server, and the options every request should carry. */
@@ -36,15 +37,9 @@ export async function withSession<T>(
   stderr: OutputStream,
   signal: AbortSignal | undefined,
   work: (session: Session) => Promise<T>,
+  openBrowser?: (url: string) => unknown,
 ): Promise<T> {
-  const { command, args } = options.server;
-  const transport = new StdioTransport({
-    command,
-    args,
-    env: options.env,
-    // The server's stderr is its log (2025-11-25, Transports, stdio): passed through unless --quiet.
-    stderr: options.quiet ? 'ignore' : (line) => stderr.write(`${line}\n`),
-  });
+  const { transport, label, started, close } = await openTransport(options, stderr, signal, openBrowser);
   const client = new Client(transport, {
     clientInfo: { name: 'mcp-cli', title: 'mcp command-line tool', version: VERSION },
     ...(options.timeout !== undefined && { requestTimeout: options.timeout }),
@@ -58,11 +53,40 @@ export async function withSession<T>(
     await client.connect(call);
     return await work({ client, call });
   } catch (error) {
-    throw new SessionError(error, [command, ...args].join(' '), transport.pid === undefined);
+    throw new SessionError(error, label, !started());
   } finally {
     signal?.removeEventListener('abort', onAbort);
     await client.close();
+    await close();
   }
+}
+
+/** The transport for a child process (`-- <command…>`) or a URL (`--url`). */
+async function openTransport(
+  options: SessionOptions,
+  stderr: OutputStream,
+  signal: AbortSignal | undefined,
+  openBrowser: ((url: string) => unknown) | undefined,
+) {
+  const target = options.server;
+  if ('url' in target) {
+    const remote = await remoteTransport(target.url, {
+      stderr,
+      ...(signal && { signal }),
+      ...(openBrowser && { openBrowser }),
+    });
+    return { transport: remote.transport, label: target.url.href, started: () => true, close: remote.close };
+  }
+  const { command, args } = target;
+  const transport = new StdioTransport({
+    command,
+    args,
+    env: options.env,
+    // The server's stderr is its log (2025-11-25, Transports, stdio): passed through unless --quiet.
+    stderr: options.quiet ? 'ignore' : (line) => stderr.write(`${line}\n`),
+  });
+  const label = [command, ...args].join(' ');
+  return { transport, label, started: () => transport.pid !== undefined, close: async () => {} };
 }
 
 /** Log messages the server sends (`notifications/message`, 2025-11-25 server/utilities/logging) go to stderr. */

@@ -19,6 +19,8 @@ export interface HttpRequest {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
+/** Resends of one request an OAuthProvider may ask for (it gives up sooner: maxAttempts). */
+const MAX_AUTH_RESENDS = 5;
 
 /**
  * Sends HTTP requests for a transport: a fresh token on every attempt, the retry
@@ -46,9 +48,10 @@ export class HttpRequester {
    * token provider hands out a different token (asking it), and never holds the token.
    */
   async credentialKey(): Promise<string> {
-    const { tokenProvider } = this.#options;
+    const { tokenProvider, auth } = this.#options;
     if (tokenProvider) this.#noteToken(await tokenProvider({ signal: new AbortController().signal }));
-    return `token-${this.#tokenEpoch}`;
+    const oauth = auth ? `|oauth-${await auth.credentialKey(this.url)}` : '';
+    return `token-${this.#tokenEpoch}${oauth}`;
   }
 
   #noteToken(token: string): void {
@@ -58,12 +61,37 @@ export class HttpRequester {
   }
 
   async send(request: HttpRequest): Promise<Response> {
+    const { auth } = this.#options;
+    for (let resends = 0; ; resends++) {
+      // One object per send: the provider matches the headers it gave to the response it sees.
+      const described = { method: request.method, url: request.url ?? this.url };
+      const response = await this.#sendWithRetries(request, described);
+      if (!auth) return response;
+      let verdict: 'retry' | 'done';
+      try {
+        verdict = await auth.onResponse(response, described);
+      } catch (error) {
+        await response.body?.cancel().catch(() => {});
+        throw error;
+      }
+      // Refused with 401/403, so never run: resending is safe. The provider bounds
+      // its attempts (maxAttempts); the cap here only guards against one that never stops.
+      if (verdict !== 'retry' || resends >= MAX_AUTH_RESENDS) return response;
+      await response.body?.cancel().catch(() => {});
+    }
+  }
+
+  async #sendWithRetries(request: HttpRequest, described: { method: string; url: URL }): Promise<Response> {
     const retry = this.#options.retry ?? {};
     const maxRetries = retry.maxRetries ?? 0;
     const maxDelay = retry.maxDelay ?? DEFAULT_MAX_DELAY;
     for (let attempt = 0; ; attempt++) {
       const headers = new Headers(request.headers);
       await this.#authorize(headers, request.signal);
+      if (this.#options.auth) {
+        for (const [name, value] of Object.entries(await this.#options.auth.headers(described)))
+          headers.set(name, value);
+      }
       let response: Response;
       try {
         response = await this.#follow(request, headers);
@@ -138,6 +166,8 @@ export class HttpRequester {
 
   #dropCredentials(headers: Headers): void {
     headers.delete('authorization');
+    // A DPoP proof is bound to this origin's URL and to the token (RFC 9449 §4.2).
+    headers.delete('dpop');
     const { authHeader } = this.#options;
     if (authHeader) headers.delete(authHeader);
   }

@@ -1,3 +1,5 @@
+import type { OAuthProvider } from '../../auth/oauth-provider.js';
+
 /** Supplies a bearer token; called for every request and every retry, possibly concurrently. */
 export type TokenProvider = (context: { readonly signal: AbortSignal }) => string | Promise<string>;
 
@@ -20,6 +22,12 @@ export interface StreamableHttpTransportOptions {
   readonly tokenProvider?: TokenProvider;
   /** Send the token raw under this header instead of `Authorization`. */
   readonly authHeader?: string;
+  /**
+   * OAuth for servers that require it (MCP "Authorization"): the provider adds the
+   * token to every request and, on 401 or 403 `insufficient_scope`, authorizes
+   * (or refreshes) and the request is sent again.
+   */
+  readonly auth?: OAuthProvider;
   readonly retry?: RetryOptions;
   /** Largest JSON body or SSE line accepted, in bytes (default 64 MiB). */
   readonly maxMessageBytes?: number;

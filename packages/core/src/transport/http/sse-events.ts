@@ -1,54 +1,82 @@
-import { type EventSourceMessage, EventSourceParserStream } from 'eventsource-parser/stream';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ProtocolError } from '../../errors/protocol-error.js';
 
 export type { EventSourceMessage };
 
+export interface SseReadOptions {
+  /** Longest line accepted (counted in UTF-16 units, ≈ bytes for JSON). */
+  readonly maxLineBytes: number;
+  readonly onRetry: (ms: number) => void;
+  /** Handles one event; `true` means the stream has given what was wanted. */
+  readonly onEvent: (event: EventSourceMessage) => boolean;
+  /** Told the reader while reading, so a transport closing can cancel it. */
+  readonly track?: (reader: ReadableStreamDefaultReader<Uint8Array>) => () => void;
+}
+
+/** How long a stream may stay open after it gave what was wanted before it is cancelled. */
+const LINGER_MS = 1000;
+
 /**
- * The events of one SSE body, in arrival order. Comments, `retry:` and priming
- * events are the parser's business; `onRetry` hears the server's reconnection
- * delay. A line longer than `maxLineBytes` ends the stream with an error rather
- * than growing a buffer without bound.
+ * Feeds one SSE body through eventsource-parser, in arrival order, with one
+ * reader and one streaming decoder (no chain of transform streams per
+ * response). Resolves with the error that broke the stream, or undefined when
+ * it ended or gave what was wanted; never rejects. A stream that stays open
+ * after that is cancelled after a short linger; one that ends on its own, as
+ * servers should, is read to its end and never cancelled.
  */
-export function sseEvents(
-  body: ReadableStream<Uint8Array>,
-  maxLineBytes: number,
-  onRetry: (ms: number) => void,
-): AsyncIterable<EventSourceMessage> {
-  const stream = body
-    // DOM typings say TextDecoderStream takes any BufferSource; bodies are bytes.
-    .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
-    .pipeThrough(lineGuard(maxLineBytes))
-    .pipeThrough(new EventSourceParserStream({ onRetry, onError: () => {} }));
-  return iterate(stream);
-}
-
-/** Fails the stream when a line (counted in UTF-16 units, ≈ bytes for JSON) runs past the limit. */
-function lineGuard(limit: number): TransformStream<string, string> {
+export async function readSse(body: ReadableStream<Uint8Array>, options: SseReadOptions): Promise<Error | undefined> {
+  const reader = body.getReader();
+  const untrack = options.track?.(reader);
+  const decoder = new TextDecoder();
+  let done = false;
+  let failure: Error | undefined;
   let run = 0;
-  return new TransformStream({
-    transform(chunk, controller) {
-      const lastBreak = Math.max(chunk.lastIndexOf('\n'), chunk.lastIndexOf('\r'));
-      run = lastBreak === -1 ? run + chunk.length : chunk.length - lastBreak - 1;
-      if (run > limit) {
-        controller.error(new ProtocolError(`SSE line longer than the ${limit}-byte limit (maxMessageBytes)`));
-        return;
-      }
-      controller.enqueue(chunk);
+  const parser = createParser({
+    onEvent: (event) => {
+      if (!done && options.onEvent(event)) done = true;
     },
+    onRetry: options.onRetry,
   });
+  try {
+    while (!done) {
+      const chunk = await reader.read();
+      if (chunk.done) return undefined;
+      const text = decoder.decode(chunk.value, { stream: true });
+      const lastBreak = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'));
+      run = lastBreak === -1 ? run + text.length : text.length - lastBreak - 1;
+      if (run > options.maxLineBytes) {
+        failure = new ProtocolError(`SSE line longer than the ${options.maxLineBytes}-byte limit (maxMessageBytes)`);
+        break;
+      }
+      parser.feed(text);
+    }
+    if (done) await finish(reader);
+    else await reader.cancel().catch(() => {});
+    return failure;
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  } finally {
+    untrack?.();
+    reader.releaseLock();
+  }
 }
 
-/** Async iteration over a ReadableStream that releases it when the loop exits early. */
-export async function* iterate<T>(stream: ReadableStream<T>): AsyncGenerator<T> {
-  const reader = stream.getReader();
+/** Lets a stream end by itself for a moment, then cancels it; never throws. */
+async function finish(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const linger = new Promise<'linger'>((resolve) => {
+    timer = setTimeout(() => resolve('linger'), LINGER_MS);
+  });
   try {
     for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      yield value;
+      const next = await Promise.race([reader.read(), linger]);
+      if (next === 'linger') break;
+      if (next.done) return;
     }
+    await reader.cancel().catch(() => {});
+  } catch {
+    // A stream that breaks while lingering has nothing more to give anyway.
   } finally {
-    reader.cancel().catch(() => {});
-    reader.releaseLock();
+    clearTimeout(timer);
   }
 }

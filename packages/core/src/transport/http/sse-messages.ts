@@ -2,7 +2,7 @@ import { ProtocolError } from '../../errors/protocol-error.js';
 import type { RequestId } from '../../protocol/jsonrpc.js';
 import type { MessageQueue } from '../message-queue.js';
 import type { TransportEvent } from '../transport.js';
-import { sseEvents } from './sse-events.js';
+import { readSse } from './sse-events.js';
 
 /** Where a stream got to: what a resumption needs, and whether the awaited response came. */
 export interface SseCursor {
@@ -20,6 +20,7 @@ export interface SseCursor {
 export class SseMessages {
   readonly #inbound: MessageQueue<TransportEvent>;
   readonly #maxBytes: number;
+  readonly #readers = new Set<ReadableStreamDefaultReader<Uint8Array>>();
 
   constructor(inbound: MessageQueue<TransportEvent>, maxBytes: number) {
     this.#inbound = inbound;
@@ -36,24 +37,34 @@ export class SseMessages {
     requestId?: RequestId,
     onEvent?: (event: { event?: string | undefined; data: string }) => boolean,
   ): Promise<Error | undefined> {
-    try {
-      const events = sseEvents(body, this.#maxBytes, (ms) => {
+    return readSse(body, {
+      maxLineBytes: this.#maxBytes,
+      onRetry: (ms) => {
         cursor.retryMs = ms;
-      });
-      for await (const event of events) {
+      },
+      track: this.#track,
+      onEvent: (event) => {
         if (event.id !== undefined) cursor.lastEventId = event.id;
-        if (onEvent?.(event)) continue;
-        if (event.data === '' || (event.event !== undefined && event.event !== 'message')) continue;
+        if (onEvent?.(event)) return false;
+        if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return false;
         this.#deliver(event.data, cursor, requestId);
-        // The response ends the request's stream (2025-03-26 on); a server that
-        // holds it open past that would hold a socket per call.
-        if (cursor.answered) return undefined;
-      }
-      return undefined;
-    } catch (error) {
-      return error instanceof Error ? error : new Error(String(error));
-    }
+        // The response ends the request's stream (2025-03-26 on): stop there, so
+        // a server that holds the stream open does not hold a socket per call.
+        return cursor.answered;
+      },
+    });
   }
+
+  /** Cancels every body still being read (the transport is closing). */
+  cancelAll(): void {
+    for (const reader of this.#readers) reader.cancel().catch(() => {});
+    this.#readers.clear();
+  }
+
+  readonly #track = (reader: ReadableStreamDefaultReader<Uint8Array>): (() => void) => {
+    this.#readers.add(reader);
+    return () => this.#readers.delete(reader);
+  };
 
   #deliver(data: string, cursor: SseCursor, requestId: RequestId | undefined): void {
     let message: unknown;

@@ -4,7 +4,6 @@ import { RpcError } from '../../errors/rpc-error.js';
 import { SessionExpiredError } from '../../errors/session-expired-error.js';
 import { TransportError } from '../../errors/transport-error.js';
 import type { JsonRpcMessage, RequestId } from '../../protocol/jsonrpc.js';
-import { anySignal } from '../../util/signals.js';
 import { MessageQueue } from '../message-queue.js';
 import type { SendOptions, SessionInfo, Transport, TransportEvent } from '../transport.js';
 import { sleep } from './backoff.js';
@@ -99,7 +98,9 @@ export class StreamableHttpTransport implements Transport {
     if (this.#legacy) return this.#legacy.send(message, options);
     const requestId = 'method' in message && 'id' in message ? (message.id as RequestId) : undefined;
     const method = 'method' in message ? message.method : undefined;
-    const signal = anySignal(options.signal, this.#closer.signal);
+    // The Client's per-call signal ends this request (timeout, abort, close); a
+    // send without one is bounded by the transport's own life.
+    const signal = options.signal ?? this.#closer.signal;
     const headers = this.#headers('application/json, text/event-stream', options.headers);
     headers.set('content-type', 'application/json');
     // A new session opens with no version header and no session id (checklist §1.5).
@@ -270,6 +271,7 @@ export class StreamableHttpTransport implements Transport {
   async #close(): Promise<void> {
     const session = this.#sessionId;
     this.#closer.abort(new ClientClosedError('StreamableHttpTransport: closed'));
+    this.#sse.cancelAll();
     this.#standalone?.stop();
     this.#inbound.end();
     if (session === undefined || this.#legacy || this.#options.endSessionOnClose === false) return;

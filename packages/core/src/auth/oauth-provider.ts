@@ -1,0 +1,290 @@
+import * as v from 'valibot';
+import { AuthError } from '../errors/auth-error.js';
+import { discoverAuthorizationServer, discoverResource } from './discovery.js';
+import { fetchOf } from './fetch-json.js';
+import { PendingAuthorizationSchema, redeemCode, stateOf } from './grants/authorization-code.js';
+import type { GrantContext } from './grants/grant.js';
+import { handlerFor } from './grants/index.js';
+import type { ClientCredentials, OAuthOptions } from './options.js';
+import { findClient, resolveClient } from './registration.js';
+import type { AuthorizationServerMetadata, TokenResponse } from './schemas.js';
+import { selectScope } from './scope.js';
+import { type ServerBinding, ServerBindings } from './server-bindings.js';
+import { MemoryOAuthStore, type OAuthStore, storeKeys } from './store.js';
+import { requestToken, type TokenEndpointContext } from './token-endpoint.js';
+import { isExpired, type StoredTokens, StoredTokensSchema, toStoredTokens } from './tokens.js';
+import { type AuthChallenge, authChallenge } from './www-authenticate.js';
+
+/** A request as the transport describes it to the provider: one object per attempt. */
+export interface AuthRequest {
+  readonly method: string;
+  readonly url: URL;
+}
+
+const DEFAULT_MAX_ATTEMPTS = 3;
+
+/**
+ * OAuth 2.1 for MCP servers over HTTP (MCP "Authorization", 2025-03-26 …
+ * 2026-07-28): discovery, registration, the grant, refresh and step-up, behind
+ * two calls the transport makes — `headers()` before every request and
+ * `onResponse()` after it. Pass it as `new StreamableHttpTransport(url, { auth })`.
+ * Web standards only (fetch, crypto.subtle): browsers, Workers and Node alike.
+ */
+export class OAuthProvider {
+  readonly #options: OAuthOptions;
+  readonly #store: OAuthStore;
+  readonly #bindings: ServerBindings;
+  readonly #metadata = new Map<string, Promise<AuthorizationServerMetadata>>();
+  /** Which token generation each request attempt carried (see onResponse). */
+  readonly #sent = new WeakMap<AuthRequest, number>();
+  #generation = 0;
+  #identity = 0;
+  /** The one authorization or refresh running; every request waits for it. */
+  #flow: Promise<void> | undefined;
+  /** Authorizations and refreshes since the last successful response. */
+  #attempts = 0;
+
+  constructor(options: OAuthOptions = {}) {
+    this.#options = options;
+    this.#store = options.store ?? new MemoryOAuthStore();
+    this.#bindings = new ServerBindings(this.#store);
+  }
+
+  /**
+   * Headers for one request: `Authorization` with the current token (refreshed
+   * first when it has expired), or nothing before the first authorization. Waits
+   * while an authorization is under way, so requests queue behind the user.
+   */
+  async headers(request: AuthRequest): Promise<Record<string, string>> {
+    if (this.#flow) await this.#flow.catch(() => {});
+    const binding = await this.#bindings.get(request.url);
+    let tokens = binding && (await this.#tokens(binding));
+    if (binding && tokens && isExpired(tokens) && tokens.refresh_token) {
+      const expired = tokens;
+      await this.#single(() => this.#refresh(binding, expired)).catch(() => {});
+      tokens = await this.#tokens(binding);
+    }
+    this.#sent.set(request, this.#generation);
+    if (!tokens) return {};
+    return {
+      authorization: `${tokens.token_type.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer'} ${tokens.access_token}`,
+    };
+  }
+
+  /**
+   * Sees every response. A 401, or a 403 `insufficient_scope` (2025-11-25 step-up),
+   * gets fresh tokens — by refresh when that can help, else by the grant — and
+   * returns 'retry': the transport sends the request again. The request was
+   * refused, never run, so sending it again is safe. Throws an AuthError when no
+   * token can be had; gives up after `maxAttempts` in a row without success.
+   */
+  async onResponse(response: Response, request: AuthRequest): Promise<'retry' | 'done'> {
+    if (response.status !== 401 && response.status !== 403) {
+      if (response.ok) this.#attempts = 0;
+      return 'done';
+    }
+    const challenge = authChallenge(response.headers.get('www-authenticate'));
+    if (response.status === 403 && challenge?.error !== 'insufficient_scope') return 'done';
+    // Tokens changed since this request left (another request's flow): just resend.
+    if ((this.#sent.get(request) ?? -1) !== this.#generation) return 'retry';
+    if (this.#flow) {
+      await this.#flow;
+      return 'retry';
+    }
+    await this.#single(() => this.#recover(response.status, challenge, request.url));
+    return 'retry';
+  }
+
+  /**
+   * Completes a full-page redirect flow: call it on the page the authorization
+   * server redirected to, with that URL. The PKCE verifier, state and issuer were
+   * saved in the store before the page left.
+   */
+  async finishAuthorization(callbackUrl: string | URL): Promise<void> {
+    const callback = new URL(callbackUrl);
+    const key = storeKeys.pending(stateOf(callback));
+    const parsed = v.safeParse(PendingAuthorizationSchema, await this.#store.get(key));
+    if (!parsed.success)
+      throw new AuthError('invalid_state', 'no pending authorization has the state of this response');
+    await this.#store.delete(key);
+    const pending = parsed.output;
+    const serverUrl = new URL(pending.serverUrl);
+    const client = pending.client as ClientCredentials;
+    const response = await redeemCode(pending, callback, (params) =>
+      requestToken(this.#tokenContext(pending.metadata, client, serverUrl), params),
+    );
+    const binding = (await this.#bindings.get(serverUrl)) ?? {
+      serverUrl: serverUrl.href,
+      issuer: pending.issuer,
+      resource: pending.resource,
+      legacy: false,
+    };
+    await this.#bindings.set({ ...binding, issuer: pending.issuer, resource: pending.resource });
+    await this.#save(binding, toStoredTokens(response, { clientId: client.client_id, requestedScope: pending.scope }));
+    this.#identity++;
+  }
+
+  /** Forgets every token this provider stored (registered clients stay). */
+  async signOut(): Promise<void> {
+    for (const binding of this.#bindings.all())
+      await this.#store.delete(storeKeys.tokens(binding.issuer, binding.resource));
+    await this.#bindings.clear();
+    this.#generation++;
+    this.#identity++;
+  }
+
+  /** Names who the requests to `url` act as, without the token: changes when a new authorization replaces it. */
+  async credentialKey(url: URL): Promise<string> {
+    const binding = await this.#bindings.get(url);
+    return `${binding?.issuer ?? ''}#${this.#identity}`;
+  }
+
+  /** Runs `work` as the single flow every request waits for. */
+  #single(work: () => Promise<void>): Promise<void> {
+    const flow = work().finally(() => {
+      if (this.#flow === flow) this.#flow = undefined;
+    });
+    this.#flow = flow;
+    return flow;
+  }
+
+  /** Discovery, then refresh or a new grant, for a refusal of a request to `url`. */
+  async #recover(status: number, challenge: AuthChallenge | undefined, url: URL): Promise<void> {
+    const maxAttempts = this.#options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    if (this.#attempts >= maxAttempts) {
+      throw new AuthError(
+        'step_up_limit',
+        `the server at ${url.origin} still refuses (HTTP ${status}${challenge?.error ? `, ${challenge.error}` : ''}) after ${maxAttempts} authorizations`,
+      );
+    }
+    this.#attempts++;
+    const fetchFn = fetchOf(this.#options.fetch);
+    const known = await this.#bindings.get(url);
+    const serverUrl = known ? new URL(known.serverUrl) : new URL(url.origin + url.pathname);
+    const info = await discoverResource(fetchFn, serverUrl, challenge?.resourceMetadata);
+    const issuer = info.authorizationServers[0] as string;
+    const metadata = await this.#metadataFor(issuer, info.legacy);
+    const binding: ServerBinding = { serverUrl: serverUrl.href, issuer, resource: info.resource, legacy: info.legacy };
+    await this.#bindings.set(binding);
+    const previous = await this.#tokens(binding);
+
+    if (status === 401 && previous?.refresh_token && !asksForMore(challenge?.scope, previous.scope)) {
+      try {
+        await this.#refresh(binding, previous);
+        return;
+      } catch {
+        // A refresh token the AS no longer takes: authorize again below.
+      }
+    }
+    const grant = this.#options.grant ?? { type: 'authorization_code' as const };
+    const handler = handlerFor(grant);
+    if (handler.interactive && (!this.#options.authorize || !this.#options.redirectUri)) {
+      throw new AuthError(
+        'no_redirect_handler',
+        `${serverUrl.href} needs authorization by ${issuer}, but no authorize handler and redirectUri are set`,
+      );
+    }
+    const store = this.#store;
+    const client = await resolveClient({
+      fetch: fetchFn,
+      store,
+      options: this.#options,
+      metadata,
+      serverUrl,
+      grantTypes: handler.grantTypes,
+    });
+    const scope = selectScope({
+      challenge: challenge?.scope,
+      configured: this.#options.scope,
+      previous: previous?.client_id === client.client_id ? previous.scope : undefined,
+      resource: info.metadata,
+      server: metadata,
+    });
+    const context: GrantContext = {
+      fetch: fetchFn,
+      store,
+      options: this.#options,
+      serverUrl,
+      resource: info.resource,
+      resourceMetadata: info.metadata,
+      metadata,
+      client,
+      scope,
+      requestToken: (params) => requestToken(this.#tokenContext(metadata, client, serverUrl), params),
+    };
+    const response: TokenResponse = await handler.obtain(grant, context);
+    await this.#save(binding, toStoredTokens(response, { clientId: client.client_id, requestedScope: scope }));
+    this.#identity++;
+  }
+
+  /** Refreshes with the client that got the tokens (RFC 6749 §6), `resource` included (RFC 8707). */
+  async #refresh(binding: ServerBinding, tokens: StoredTokens): Promise<void> {
+    if (!tokens.refresh_token) throw new AuthError('token_request_failed', 'no refresh token');
+    const serverUrl = new URL(binding.serverUrl);
+    const metadata = await this.#metadataFor(binding.issuer, binding.legacy);
+    const client = await findClient({ options: this.#options, metadata, store: this.#store });
+    if (!client || client.client_id !== tokens.client_id) {
+      throw new AuthError('no_client', `the client that obtained the tokens from ${binding.issuer} is gone`);
+    }
+    try {
+      const response = await requestToken(this.#tokenContext(metadata, client, serverUrl), {
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+        resource: binding.resource,
+      });
+      await this.#save(
+        binding,
+        toStoredTokens(response, { clientId: client.client_id, requestedScope: undefined, previous: tokens }),
+      );
+    } catch (error) {
+      if (error instanceof AuthError && error.oauthError === 'invalid_grant') {
+        const { refresh_token: _dropped, ...rest } = tokens;
+        await this.#store.set(storeKeys.tokens(binding.issuer, binding.resource), rest);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * The token request context for this AS and client. The DPoP extension adds
+   * `headers` (a proof per attempt) and `retry` (the AS's nonce) here.
+   */
+  #tokenContext(
+    metadata: AuthorizationServerMetadata,
+    client: ClientCredentials,
+    serverUrl: URL,
+  ): TokenEndpointContext {
+    return { fetch: fetchOf(this.#options.fetch), metadata, client, serverUrl };
+  }
+
+  /** AS metadata per issuer, fetched once; a failed lookup is not remembered. */
+  #metadataFor(issuer: string, legacy: boolean): Promise<AuthorizationServerMetadata> {
+    let metadata = this.#metadata.get(issuer);
+    if (!metadata) {
+      metadata = discoverAuthorizationServer(fetchOf(this.#options.fetch), issuer, legacy);
+      metadata.catch(() => this.#metadata.delete(issuer));
+      this.#metadata.set(issuer, metadata);
+    }
+    return metadata;
+  }
+
+  async #tokens(binding: ServerBinding): Promise<StoredTokens | undefined> {
+    const parsed = v.safeParse(
+      StoredTokensSchema,
+      await this.#store.get(storeKeys.tokens(binding.issuer, binding.resource)),
+    );
+    return parsed.success ? parsed.output : undefined;
+  }
+
+  async #save(binding: ServerBinding, tokens: StoredTokens): Promise<void> {
+    await this.#store.set(storeKeys.tokens(binding.issuer, binding.resource), tokens);
+    this.#generation++;
+  }
+}
+
+/** Whether a challenge names a scope the stored grant did not ask for (a refresh cannot add scope). */
+function asksForMore(challenged: string | undefined, granted: string | undefined): boolean {
+  if (!challenged) return false;
+  const have = new Set((granted ?? '').split(/\s+/));
+  return challenged.split(/\s+/).some((scope) => scope && !have.has(scope));
+}

@@ -1,0 +1,65 @@
+import type { Grant } from './grants/grant.js';
+import type { OAuthStore } from './store.js';
+
+/** How a client authenticates at the token endpoint (RFC 7591 §2, RFC 7523 §2.2). */
+export type TokenEndpointAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+
+/**
+ * A client registered with one authorization server: pre-registered (passed in
+ * `clients`, keyed by the AS issuer) or obtained by Dynamic Client Registration.
+ * Plain JSON, so any store can keep it.
+ */
+export interface ClientCredentials {
+  readonly client_id: string;
+  readonly client_secret?: string;
+  /** From DCR: when the secret expires (seconds since the epoch; 0 or absent: never). A new registration follows. */
+  readonly client_secret_expires_at?: number;
+  /** Default: what the registration said; else basic/post by the AS's list when there is a secret, `none` without. */
+  readonly token_endpoint_auth_method?: TokenEndpointAuthMethod;
+  /** `private_key_jwt`: the signing key, as a private JWK or a PKCS#8 PEM string. */
+  readonly private_key?: JsonWebKey | string;
+  /** JWS algorithm of `private_key` (default ES256; RS256, PS256, ES384… as the key allows). */
+  readonly alg?: string;
+  readonly kid?: string;
+}
+
+/** Client metadata sent with Dynamic Client Registration (RFC 7591 §2); `redirect_uris` is added. */
+export interface ClientMetadata {
+  readonly client_name?: string;
+  /** 2026-07-28 (MUST send): `native` for desktop, CLI and localhost apps, `web` for remote browser apps. Default: by the redirect URI. */
+  readonly application_type?: 'web' | 'native';
+  readonly [field: string]: unknown;
+}
+
+/**
+ * Shows the authorization URL to the user (popup, new tab, system browser) and
+ * resolves with the callback URL the authorization server redirected to. Rejecting
+ * means the user gave up; the request that needed the token fails with that error.
+ */
+export type AuthorizeHandler = (authorizationUrl: URL) => Promise<string | URL>;
+
+/** Options of an OAuthProvider; every field is optional, defaults suit a public client with a redirect handler. */
+export interface OAuthOptions {
+  /** Where clients, tokens and pending authorizations are kept (default: memory). */
+  readonly store?: OAuthStore;
+  /** Used for metadata, registration and token requests (default `globalThis.fetch`, read at call time). */
+  readonly fetch?: typeof fetch;
+  /** The redirect URI registered with the authorization server (`localhost` or `https`). */
+  readonly redirectUri?: string;
+  /** The redirect handler; without it, a flow that needs the user fails with `no_redirect_handler`. */
+  readonly authorize?: AuthorizeHandler;
+  /** This client's Client ID Metadata Document URL (https, with a path): used where the AS supports CIMD (2025-11-25+). */
+  readonly clientMetadataUrl?: string;
+  /** Metadata for Dynamic Client Registration. */
+  readonly clientMetadata?: ClientMetadata;
+  /** Pre-registered clients, keyed by authorization server issuer (never used with another issuer). */
+  readonly clients?: Readonly<Record<string, ClientCredentials>>;
+  /** Scope to ask for when the server's challenge names none (before PRM `scopes_supported`). */
+  readonly scope?: string;
+  /** How tokens are obtained (default: authorization code with PKCE). */
+  readonly grant?: Grant;
+  /** DPoP-bound tokens (RFC 9449); handled by the DPoP extension. */
+  readonly dpop?: boolean | { readonly keyPair?: CryptoKeyPair };
+  /** Authorizations (and refreshes) in a row without a successful response before giving up (default 3). */
+  readonly maxAttempts?: number;
+}

@@ -1,0 +1,40 @@
+import { McpError } from './mcp-error.js';
+
+/**
+ * Why authorization failed. Each names one thing a user or developer can act on;
+ * extension grants (client credentials, JWT bearer, token exchange, DPoP) add theirs.
+ */
+export type AuthErrorCode =
+  | 'no_redirect_handler'
+  | 'authorization_denied'
+  | 'invalid_state'
+  | 'invalid_callback'
+  | 'issuer_mismatch'
+  | 'resource_mismatch'
+  | 'metadata_not_found'
+  | 'invalid_metadata'
+  | 'pkce_unsupported'
+  | 'insecure_endpoint'
+  | 'no_client'
+  | 'registration_failed'
+  | 'token_request_failed'
+  | 'unsupported_grant'
+  | 'step_up_limit'
+  | 'dpop_failed';
+
+/**
+ * Authorization (OAuth 2.1, MCP "Authorization") could not get a usable token.
+ * Messages never carry tokens, codes, verifiers or client secrets. `oauthError`
+ * is the authorization server's own error code when it sent one (RFC 6749 §5.2).
+ */
+export class AuthError extends McpError {
+  override name = 'AuthError';
+  readonly code: AuthErrorCode;
+  readonly oauthError: string | undefined;
+
+  constructor(code: AuthErrorCode, message: string, options?: ErrorOptions & { oauthError?: string }) {
+    super(message, options);
+    this.code = code;
+    this.oauthError = options?.oauthError;
+  }
+}

@@ -1,0 +1,42 @@
+import { OAuthProvider, StreamableHttpTransport } from '@mcp/core';
+import { loopbackAuthorize } from '../loopback-redirect.js';
+import type { OutputStream } from './format.js';
+import { VERSION } from './version.js';
+
+/** What the remote session needs from the command's surroundings. */
+export interface RemoteIo {
+  readonly stderr: OutputStream;
+  /** Aborts a wait for the browser (Ctrl+C). */
+  readonly signal?: AbortSignal;
+  /** Opens the authorization URL; default the system browser (tests pass a fetch). */
+  readonly openBrowser?: (url: string) => unknown;
+}
+
+/** A Streamable HTTP transport and what must be closed with it. */
+export interface RemoteTransport {
+  readonly transport: StreamableHttpTransport;
+  close(): Promise<void>;
+}
+
+/**
+ * `mcp … --url <url>`: Streamable HTTP, with OAuth when the server asks for it
+ * (401): the loopback redirect on 127.0.0.1 and the system browser (RFC 8252),
+ * registered as a native client (2026-07-28 DCR `application_type`). Tokens live
+ * in memory for this one command. The authorization URL is also printed, for a
+ * machine where no browser opens.
+ */
+export async function remoteTransport(url: URL, io: RemoteIo): Promise<RemoteTransport> {
+  const loopback = await loopbackAuthorize({
+    ...(io.signal && { signal: io.signal }),
+    ...(io.openBrowser && { openBrowser: io.openBrowser }),
+  });
+  const auth = new OAuthProvider({
+    redirectUri: loopback.redirectUri,
+    clientMetadata: { client_name: 'mcp command-line tool', application_type: 'native', software_version: VERSION },
+    authorize: (authorizationUrl) => {
+      io.stderr.write(`mcp: authorize in your browser: ${authorizationUrl.href}\n`);
+      return loopback.authorize(authorizationUrl);
+    },
+  });
+  return { transport: new StreamableHttpTransport(url, { auth }), close: loopback.close };
+}

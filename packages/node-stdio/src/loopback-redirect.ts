@@ -1,0 +1,153 @@
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+
+/** Options of {@link loopbackAuthorize}. */
+export interface LoopbackAuthorizeOptions {
+  /** Port on 127.0.0.1 (default 0: any free port, fixed for the life of the returned handle). */
+  readonly port?: number;
+  /** Path of the redirect URI (default `/callback`). */
+  readonly path?: string;
+  /**
+   * Shows the authorization URL to the user. Default: the system browser
+   * (`xdg-open`, `open`, or `rundll32 url.dll,FileProtocolHandler` on Windows),
+   * spawned without a shell. Tests pass `(url) => fetch(url)` against an
+   * auto-approving authorization server.
+   */
+  readonly openBrowser?: (url: string) => unknown;
+  /** How long to wait for the browser to come back, in ms (default 300000). */
+  readonly timeoutMs?: number;
+  /** Stops waiting (Ctrl+C). */
+  readonly signal?: AbortSignal;
+}
+
+/** A loopback redirect endpoint, ready to go into `OAuthOptions` (`redirectUri`, `authorize`). */
+export interface LoopbackRedirect {
+  /** `http://127.0.0.1:<port><path>`: register this with the authorization server. */
+  readonly redirectUri: string;
+  /** Opens the browser at `authorizationUrl` and resolves with the callback URL the browser was sent to. */
+  readonly authorize: (authorizationUrl: URL) => Promise<string>;
+  /** Stops listening if an authorization is still pending or never started. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_TIMEOUT_MS = 300_000;
+
+/**
+ * The native-app redirect for a command-line client (RFC 8252 §7.3, MCP
+ * 2025-11-25 "Security Best Practices"): listens on 127.0.0.1 only, opens the
+ * system browser without a shell, and resolves with the first callback that
+ * carries `code` or `error`; then stops listening until the next authorization
+ * (step-up), which reuses the same port so the redirect URI stays registered.
+ */
+export async function loopbackAuthorize(options: LoopbackAuthorizeOptions = {}): Promise<LoopbackRedirect> {
+  const path = options.path ?? '/callback';
+  let server = await listen(options.port ?? 0);
+  const port = portOf(server);
+  const redirectUri = `http://127.0.0.1:${port}${path}`;
+  let pending: ((callbackUrl: string) => void) | undefined;
+
+  const attach = (target: Server) =>
+    target.on('request', (request, response) => {
+      const url = new URL(request.url ?? '/', redirectUri);
+      const answer = (status: number, text: string) => {
+        response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+        response.end(`<!doctype html><meta charset="utf-8"><title>mcp</title><p>${text}</p>`);
+      };
+      if (url.pathname !== path) return answer(404, 'Not found.');
+      const resolve = pending;
+      if (!resolve) return answer(400, 'No authorization is in progress.');
+      if (!url.searchParams.has('code') && !url.searchParams.has('error')) {
+        return answer(400, 'This is not an authorization response.');
+      }
+      pending = undefined;
+      // Settle once the page is sent: the server closes right after.
+      response.once('finish', () => resolve(url.href));
+      answer(200, 'Authorization finished. You can close this window and return to the terminal.');
+    });
+  attach(server);
+
+  async function authorize(authorizationUrl: URL): Promise<string> {
+    assertBrowsable(authorizationUrl);
+    if (pending) throw new Error('another authorization is already waiting for the browser');
+    if (!server.listening) server = attach(await listen(port));
+    const current = server;
+    const signals = [AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS), options.signal].filter(
+      (signal) => signal !== undefined,
+    );
+    const stop = AbortSignal.any(signals);
+    let onStop: (() => void) | undefined;
+    try {
+      const callback = new Promise<string>((resolve, reject) => {
+        pending = resolve;
+        onStop = () => reject(waitError(stop.reason, authorizationUrl));
+        if (stop.aborted) onStop();
+        else stop.addEventListener('abort', onStop, { once: true });
+      });
+      await Promise.race([callback, (options.openBrowser ?? openSystemBrowser)(authorizationUrl.href)]);
+      return await callback;
+    } finally {
+      if (onStop) stop.removeEventListener('abort', onStop);
+      pending = undefined;
+      await closeServer(current);
+    }
+  }
+
+  return { redirectUri, authorize, close: () => closeServer(server) };
+}
+
+/** Only web URLs go to the browser: never `javascript:`, `file:` or a custom scheme (MCP Security Best Practices). */
+function assertBrowsable(url: URL): void {
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) return;
+  throw new Error(`refusing to open ${url.protocol} authorization URL: https is required`);
+}
+
+function waitError(reason: unknown, url: URL): Error {
+  if (reason instanceof DOMException && reason.name === 'TimeoutError') {
+    return new Error(`no answer from the browser for the authorization at ${url.origin}: timed out`);
+  }
+  return reason instanceof Error ? reason : new Error(String(reason));
+}
+
+/**
+ * The system browser, spawned with the URL as one argument and no shell, so
+ * characters like `&` in the query are never interpreted. Windows' `start` is a
+ * `cmd` built-in (a shell), hence `rundll32 url.dll,FileProtocolHandler`.
+ */
+function openSystemBrowser(url: string): Promise<void> {
+  const [command, args]: [string, string[]] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['rundll32.exe', ['url.dll,FileProtocolHandler', url]]
+        : ['xdg-open', [url]];
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: 'ignore', detached: true, shell: false });
+    child.once('error', (error) => reject(new Error(`could not open a browser with ${command}: ${error.message}`)));
+    child.once('spawn', () => {
+      child.unref();
+      resolve();
+    });
+  });
+}
+
+function listen(port: number): Promise<Server> {
+  const server = createServer();
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
+
+function portOf(server: Server): number {
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the loopback server has no TCP port');
+  return address.port;
+}
+
+function closeServer(server: Server): Promise<void> {
+  if (!server.listening) return Promise.resolve();
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  return closed;
+}
