@@ -35,7 +35,7 @@ function packageOf(input) {
  * `minified` and `gzip` (zlib level 9) bytes of the whole output, and `packages`,
  * the minified bytes each package contributes, largest first.
  */
-export async function measureBundle(program = repo('scripts/size/minimal.ts')) {
+export async function measureBundle(program = repo('scripts/size/minimal.ts'), { nodePaths = [] } = {}) {
   for (const file of Object.values(entries)) {
     if (!existsSync(file)) throw new Error(`${file} is missing: run \`pnpm build\` first`);
   }
@@ -49,6 +49,7 @@ export async function measureBundle(program = repo('scripts/size/minimal.ts')) {
     metafile: true,
     logLevel: 'silent',
     absWorkingDir: repo(''),
+    nodePaths,
     plugins: [workspacePackages],
   });
   const code = result.outputFiles[0].contents;
@@ -65,9 +66,29 @@ export async function measureBundle(program = repo('scripts/size/minimal.ts')) {
   };
 }
 
+/** The issue's budget for the minimal program, every dependency included. */
+export const BUDGET_GZIP = 14_000;
+
+/** The same program on the official v2 client, resolved from the benchmark's dependencies. */
+export const measureOfficialV2 = () =>
+  measureBundle(repo('scripts/size/official-v2.ts'), { nodePaths: [repo('bench/node_modules')] });
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const { minified, gzip, packages } = await measureBundle();
-  console.log(`minimal browser program: ${gzip} bytes gzip -9 (${minified} bytes minified)`);
-  console.log('minified bytes per package:');
-  for (const [name, bytes] of Object.entries(packages)) console.log(`  ${String(bytes).padStart(7)}  ${name}`);
+  const print = (label, { minified, gzip, packages }) => {
+    console.log(`${label}: ${gzip} bytes gzip -9 (${minified} bytes minified)`);
+    for (const [name, bytes] of Object.entries(packages)) console.log(`  ${String(bytes).padStart(7)}  ${name}`);
+  };
+  const ours = await measureBundle();
+  print('@mcp/core minimal browser program (connect over Streamable HTTP, list tools, call one)', ours);
+  const verdict = ours.gzip <= BUDGET_GZIP ? 'within' : 'OVER';
+  console.log(
+    `budget: ${BUDGET_GZIP} bytes gzip -9: ${verdict} (${ours.gzip - BUDGET_GZIP >= 0 ? '+' : ''}${ours.gzip - BUDGET_GZIP})`,
+  );
+  try {
+    const official = await measureOfficialV2();
+    print('\nthe same program on @modelcontextprotocol/client v2', official);
+    console.log(`@mcp/core is ${((ours.gzip / official.gzip) * 100).toFixed(0)}% of the official client's size`);
+  } catch (error) {
+    console.log(`\n(official v2 client not measured: ${error.message.split('\n')[0]}; run pnpm install)`);
+  }
 }
