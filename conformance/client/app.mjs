@@ -3,7 +3,7 @@
  * server offers and uses it as a plan says, answers elicitations by accepting
  * the form's defaults, and logs what happens on stderr.
  */
-import { Client, RpcError, StreamableHttpTransport } from '@mcp/core';
+import { Client, OAuthProvider, RpcError, StreamableHttpTransport } from '@mcp/core';
 import { formDefaults, sampleArguments } from './sample-values.mjs';
 
 /** @typedef {import('./plans.mjs').Plan} Plan */
@@ -16,11 +16,13 @@ const log = (/** @type {string} */ line) => process.stderr.write(`[app] ${line}\
  * @property {Plan} plan
  * @property {string} [protocolVersion]  pin this revision instead of negotiating
  * @property {number} [requestTimeout]
+ * @property {Record<string, unknown>} [context]  the scenario's data (MCP_CONFORMANCE_CONTEXT)
  */
 
 /** Runs the app once; throws on the first failure that is not a server's JSON-RPC answer. */
 export async function runApp(/** @type {AppOptions} */ options) {
-  const transport = new StreamableHttpTransport(options.url);
+  const context = options.context ?? JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}');
+  const transport = new StreamableHttpTransport(options.url, { auth: oauthProvider(context) });
   const client = new Client(transport, {
     clientInfo: { name: 'mcp-conformance-app', version: '0.1.0' },
     ...(options.protocolVersion && { protocolVersion: options.protocolVersion }),
@@ -107,4 +109,38 @@ async function browse(/** @type {Client} */ client) {
       if (rendered) log(`prompt ${prompt.name}: ${rendered.messages.length} message(s)`);
     }
   }
+}
+
+/** Where this app says its Client ID Metadata Document lives (what the conformance AS expects). */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+/** The redirect URI this app registers; the headless handler reads the redirect instead of serving it. */
+const REDIRECT_URI = 'http://localhost:3000/callback';
+
+/**
+ * OAuth as a headless app sets it up: its CIMD URL, a redirect URI, pre-registered
+ * credentials when the context names them (keyed by their issuer), and an
+ * `authorize` handler that follows the authorization URL (the conformance AS
+ * approves at once) and returns the callback URL it redirects to.
+ */
+function oauthProvider(/** @type {Record<string, unknown>} */ context) {
+  const { client_id: clientId, client_secret: clientSecret, issuer } = context;
+  /** @type {import('@mcp/core').OAuthOptions['clients']} */
+  const clients =
+    typeof issuer === 'string' && typeof clientId === 'string'
+      ? { [issuer]: { client_id: clientId, ...(typeof clientSecret === 'string' && { client_secret: clientSecret }) } }
+      : undefined;
+  return new OAuthProvider({
+    redirectUri: REDIRECT_URI,
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    clientMetadata: { client_name: 'mcp-conformance-app', application_type: 'native' },
+    ...(clients && { clients }),
+    authorize: async (url) => {
+      log(`authorize: ${url.origin}${url.pathname}`);
+      const response = await fetch(url, { redirect: 'manual' });
+      await response.body?.cancel();
+      const location = response.headers.get('location');
+      if (!location) throw new Error(`the authorization endpoint answered ${response.status} without a redirect`);
+      return new URL(location, url);
+    },
+  });
 }

@@ -58,13 +58,16 @@ export class OAuthProvider {
   async headers(request: AuthRequest): Promise<Record<string, string>> {
     if (this.#flow) await this.#flow.catch(() => {});
     const binding = await this.#bindings.get(request.url);
+    // Read before the tokens: if they change meanwhile, onResponse sees this request carried older ones.
+    let generation = this.#generation;
     let tokens = binding && (await this.#tokens(binding));
     if (binding && tokens && isExpired(tokens) && tokens.refresh_token) {
       const expired = tokens;
       await this.#single(() => this.#refresh(binding, expired)).catch(() => {});
+      generation = this.#generation;
       tokens = await this.#tokens(binding);
     }
-    this.#sent.set(request, this.#generation);
+    this.#sent.set(request, generation);
     if (!tokens) return {};
     return {
       authorization: `${tokens.token_type.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer'} ${tokens.access_token}`,
@@ -113,13 +116,14 @@ export class OAuthProvider {
     const response = await redeemCode(pending, callback, (params) =>
       requestToken(this.#tokenContext(pending.metadata, client, serverUrl), params),
     );
-    const binding = (await this.#bindings.get(serverUrl)) ?? {
+    const known = await this.#bindings.get(serverUrl);
+    const binding: ServerBinding = {
       serverUrl: serverUrl.href,
       issuer: pending.issuer,
       resource: pending.resource,
-      legacy: false,
+      legacy: known?.issuer === pending.issuer ? known.legacy : false,
     };
-    await this.#bindings.set({ ...binding, issuer: pending.issuer, resource: pending.resource });
+    await this.#bindings.set(binding);
     await this.#save(binding, toStoredTokens(response, { clientId: client.client_id, requestedScope: pending.scope }));
     this.#identity++;
   }
