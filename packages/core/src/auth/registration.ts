@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { AuthError } from '../errors/auth-error.js';
 import type { ClientCredentials, OAuthOptions, TokenEndpointAuthMethod } from './options.js';
 import { type AuthorizationServerMetadata, ClientInformationSchema } from './schemas.js';
-import { assertSecureEndpoint, isLoopback } from './secure-endpoint.js';
+import { assertSecureEndpoint, isLoopback, isRedirect } from './secure-endpoint.js';
 import { type OAuthStore, storeKeys } from './store.js';
 import { oauthError } from './token-endpoint.js';
 
@@ -156,12 +156,14 @@ async function register(context: RegistrationContext, endpoint: string): Promise
 }
 
 async function post(fetchFn: typeof fetch, url: URL, body: unknown): Promise<Response> {
+  let response: Response;
   try {
-    return await fetchFn(url, {
+    // 'manual', not 'error': workerd refuses redirect: 'error'; a redirect is refused below instead.
+    response = await fetchFn(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify(body),
-      redirect: 'error',
+      redirect: 'manual',
     });
   } catch (error) {
     throw new AuthError(
@@ -172,4 +174,12 @@ async function post(fetchFn: typeof fetch, url: URL, body: unknown): Promise<Res
       },
     );
   }
+  if (isRedirect(response)) {
+    await response.body?.cancel().catch(() => {});
+    throw new AuthError(
+      'registration_failed',
+      `registration at ${url.href} answered with a redirect, which is not followed`,
+    );
+  }
+  return response;
 }

@@ -23,3 +23,8 @@ export function assertSecureEndpoint(endpoint: string, serverUrl: URL, what: str
   if (url.protocol === 'https:' || (url.protocol === 'http:' && plainAllowed)) return url;
   throw new AuthError('insecure_endpoint', `refusing the ${what} ${url.protocol}//${url.host}: https is required`);
 }
+
+/** A redirect answer (or a browser's opaque one): credentials-bearing requests never follow it. */
+export function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+}

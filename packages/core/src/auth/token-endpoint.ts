@@ -9,7 +9,7 @@ import {
   type TokenResponse,
   TokenResponseSchema,
 } from './schemas.js';
-import { assertSecureEndpoint } from './secure-endpoint.js';
+import { assertSecureEndpoint, isRedirect } from './secure-endpoint.js';
 
 /** An AS error body (RFC 6749 §5.2), as far as it could be read. */
 export interface OAuthErrorBody {
@@ -126,11 +126,19 @@ export async function requestToken(
       for (const [name, value] of Object.entries(await context.headers(endpoint))) headers.set(name, value);
     let response: Response;
     try {
-      response = await context.fetch(endpoint, { method: 'POST', headers, body, redirect: 'error' });
+      // 'manual', not 'error': workerd refuses redirect: 'error'. A token request never follows a redirect.
+      response = await context.fetch(endpoint, { method: 'POST', headers, body, redirect: 'manual' });
     } catch (error) {
       throw new AuthError('token_request_failed', `the token request to ${endpoint.href} failed: ${describe(error)}`, {
         cause: error,
       });
+    }
+    if (isRedirect(response)) {
+      await response.body?.cancel().catch(() => {});
+      throw new AuthError(
+        'token_request_failed',
+        `the token endpoint ${endpoint.href} answered with a redirect, which is not followed`,
+      );
     }
     const json: unknown = await response.json().catch(() => undefined);
     if (response.ok) {

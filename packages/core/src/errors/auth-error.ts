@@ -20,7 +20,13 @@ export type AuthErrorCode =
   | 'token_request_failed'
   | 'unsupported_grant'
   | 'step_up_limit'
-  | 'dpop_failed';
+  | 'dpop_failed'
+  /**
+   * Thrown by an `authorize` handler that navigated away to the authorization
+   * server (a full-page redirect, a Worker answering 302): the pending record is
+   * kept, and `finishAuthorization(callbackUrl)` completes the flow later.
+   */
+  | 'redirect_started';
 
 /**
  * Authorization (OAuth 2.1, MCP "Authorization") could not get a usable token.

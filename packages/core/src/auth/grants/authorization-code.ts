@@ -95,6 +95,7 @@ export const authorizationCodeGrant: GrantHandler<{ readonly type: 'authorizatio
     };
     const key = storeKeys.pending(pending.state);
     await store.set(key, pending);
+    let leftForTheServer = false;
     try {
       const url = authorizationUrl(endpoint, {
         clientId: context.client.client_id,
@@ -104,10 +105,17 @@ export const authorizationCodeGrant: GrantHandler<{ readonly type: 'authorizatio
         resource: context.resource,
         scope: context.scope,
       });
-      const callback = new URL(await authorize(url));
+      let callback: URL;
+      try {
+        callback = new URL(await authorize(url));
+      } catch (error) {
+        leftForTheServer = error instanceof AuthError && error.code === 'redirect_started';
+        throw error;
+      }
       return await redeemCode(pending, callback, context.requestToken);
     } finally {
-      await store.delete(key);
+      // A page or Worker that navigated away finishes later with finishAuthorization().
+      if (!leftForTheServer) await store.delete(key);
     }
   },
 };

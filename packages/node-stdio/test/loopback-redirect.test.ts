@@ -1,0 +1,138 @@
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, OAuthProvider, StreamableHttpTransport } from '@mcp/core';
+import { loopbackAuthorize } from '@mcp/node-stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AuthServers, startAuthServers } from '../../../test-servers/auth/serve.mjs';
+import { run } from '../src/cli/run.js';
+
+let servers: AuthServers;
+beforeAll(async () => {
+  servers = await startAuthServers();
+});
+afterAll(() => servers?.close());
+
+/** The browser of these tests: follows the auto-approving AS's redirect to the loopback callback. */
+const followRedirects = (url: string) => fetch(url, { redirect: 'follow' });
+
+function capture() {
+  const chunks: string[] = [];
+  return { write: (chunk: string) => chunks.push(chunk) > 0, text: () => chunks.join('') };
+}
+
+describe('loopbackAuthorize', () => {
+  it('authorizes a client through 127.0.0.1, again for step-up on the same port, and stops listening after each', async () => {
+    const scenario = await servers.createScenario({ toolScopes: { add: 'mcp:write' } });
+    const loopback = await loopbackAuthorize({ openBrowser: followRedirects });
+    expect(loopback.redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    const auth = new OAuthProvider({
+      redirectUri: loopback.redirectUri,
+      authorize: loopback.authorize,
+      clientMetadata: { client_name: 'loopback test', application_type: 'native' },
+    });
+    await using client = new Client(new StreamableHttpTransport(scenario.info().mcp, { auth }));
+    await client.connect();
+    await expect(fetch(loopback.redirectUri)).rejects.toThrow();
+    expect((await client.callTool('add', { a: 2, b: 3 })).structuredContent).toEqual({ sum: 5 });
+
+    const { registrations, requests } = scenario.stats();
+    expect(registrations).toMatchObject([
+      { via: 'dcr', metadata: { redirect_uris: [loopback.redirectUri], application_type: 'native' } },
+    ]);
+    const authorizations = requests.filter((entry) => entry.path.endsWith('/authorize'));
+    expect(authorizations.map((entry) => entry.query.redirect_uri)).toEqual([
+      loopback.redirectUri,
+      loopback.redirectUri,
+    ]);
+    await expect(fetch(loopback.redirectUri)).rejects.toThrow();
+  });
+
+  it('answers stray requests without settling, then resolves with the callback that carries a code', async () => {
+    const loopback = await loopbackAuthorize({
+      openBrowser: async () => {
+        expect((await fetch(new URL('/favicon.ico', loopback.redirectUri))).status).toBe(404);
+        expect((await fetch(loopback.redirectUri)).status).toBe(400);
+        const page = await fetch(`${loopback.redirectUri}?code=c1&state=s1`);
+        expect(await page.text()).toContain('You can close this window');
+      },
+    });
+    const callback = await loopback.authorize(new URL('https://as.example/authorize?x=1'));
+    expect(callback).toBe(`${loopback.redirectUri}?code=c1&state=s1`);
+  });
+
+  it('gives up after the timeout, and refuses non-web authorization URLs without opening anything', async () => {
+    let opened = 0;
+    const loopback = await loopbackAuthorize({ timeoutMs: 50, openBrowser: () => void opened++ });
+    await expect(loopback.authorize(new URL('https://as.example/authorize'))).rejects.toThrow(/timed out/);
+    await expect(loopback.authorize(new URL('javascript:alert(1)'))).rejects.toThrow(/https is required/);
+    await expect(loopback.authorize(new URL('http://as.example/authorize'))).rejects.toThrow(/https is required/);
+    expect(opened).toBe(1);
+    await loopback.close();
+  });
+
+  it.runIf(process.platform === 'linux')(
+    'opens the system browser with the URL as one argument, through no shell',
+    async () => {
+      const bin = await mkdtemp(join(tmpdir(), 'mcp-browser-'));
+      const seen = join(bin, 'seen.txt');
+      await writeFile(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s|%s' "$#" "$1" > '${seen}'\n`);
+      await chmod(join(bin, 'xdg-open'), 0o755);
+      const path = process.env.PATH;
+      process.env.PATH = `${bin}:${path}`;
+      try {
+        const loopback = await loopbackAuthorize({ timeoutMs: 2_000 });
+        const hostile = new URL("https://as.example/authorize?a=1&b=$(touch x);echo 'y'");
+        const waiting = loopback.authorize(hostile);
+        let recorded = '';
+        for (let tries = 0; recorded === '' && tries < 100; tries++) {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          recorded = await readFile(seen, 'utf8').catch(() => '');
+        }
+        expect(recorded).toBe(`1|${hostile.href}`);
+        await fetch(`${loopback.redirectUri}?error=access_denied`);
+        expect(await waiting).toBe(`${loopback.redirectUri}?error=access_denied`);
+      } finally {
+        process.env.PATH = path;
+        await rm(bin, { recursive: true, force: true });
+      }
+    },
+  );
+});
+
+describe('mcp inspect --url', () => {
+  it('authorizes through the loopback redirect and inspects the protected server, printing no token', async () => {
+    const scenario = await servers.createScenario();
+    const stdout = capture();
+    const stderr = capture();
+    const code = await run(['inspect', '--url', scenario.info().mcp], {
+      stdout,
+      stderr,
+      env: {},
+      openBrowser: followRedirects,
+    });
+    expect(stderr.text()).toMatch(/^mcp: authorize in your browser: http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?/);
+    expect(code).toBe(0);
+    expect(stdout.text().split('\n')[0]).toBe('MCP Reference Server');
+    const tokens = scenario.stats().requests.flatMap((entry) => entry.headers.authorization ?? []);
+    expect(tokens.length).toBeGreaterThan(0);
+    for (const header of tokens) {
+      const token = header.replace(/^Bearer /, '');
+      expect(stdout.text() + stderr.text()).not.toContain(token);
+    }
+    expect(scenario.stats().registrations[0]?.metadata).toMatchObject({
+      client_name: 'mcp command-line tool',
+      application_type: 'native',
+    });
+  });
+
+  it('refuses --url together with a server command, and a URL that is not http(s)', async () => {
+    const io = () => ({ stdout: capture(), stderr: capture(), env: {} });
+    const both = io();
+    expect(await run(['inspect', '--url', 'http://127.0.0.1:1/mcp', '--', 'node', 'x.mjs'], both)).toBe(2);
+    expect(both.stderr.text()).toContain('give either --url or a server command');
+    const ftp = io();
+    expect(await run(['inspect', '--url', 'ftp://example.com/mcp'], ftp)).toBe(2);
+    expect(ftp.stderr.text()).toContain('--url takes an http(s) URL');
+  });
+});
