@@ -2,7 +2,7 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { dts } from 'rollup-plugin-dts';
 import esbuild from 'rollup-plugin-esbuild';
 
-const input = { index: 'src/index.ts', protocol: 'src/protocol/index.ts' };
+const input = { index: 'src/index.ts', protocol: 'src/protocol/index.ts', browser: 'src/browser/index.ts' };
 const external = (id) => /^(valibot|eventsource-parser|ofetch)(\/|$)/.test(id);
 
 export default [

@@ -21,6 +21,10 @@ export type AuthErrorCode =
   | 'unsupported_grant'
   | 'step_up_limit'
   | 'dpop_failed'
+  /** The browser blocked the authorization popup (open it from a click). */
+  | 'popup_blocked'
+  /** The user closed the authorization window, or it timed out. */
+  | 'authorization_abandoned'
   /**
    * Thrown by an `authorize` handler that navigated away to the authorization
    * server (a full-page redirect, a Worker answering 302): the pending record is

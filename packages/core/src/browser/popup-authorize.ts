@@ -1,0 +1,72 @@
+import type { AuthorizeHandler } from '../auth/options.js';
+import { AuthError } from '../errors/auth-error.js';
+import { assertBrowsable } from './browsable-url.js';
+
+/** The `type` of the message the callback page posts to its opener (see `postAuthorizationResponse`). */
+export const CALLBACK_MESSAGE = 'mcp-oauth-callback';
+
+export interface PopupOptions {
+  /** How long the user has to finish, in ms (default 5 minutes). */
+  readonly timeoutMs?: number;
+  /** `window.open` features (default a 520×680 popup). */
+  readonly features?: string;
+}
+
+/**
+ * An `authorize` handler that shows the authorization server in a popup. The
+ * server redirects the popup to the app's callback page (same origin), which
+ * calls `postAuthorizationResponse()`; its URL is the response the provider
+ * checks (state, iss) and redeems. Start the flow from a click: browsers block
+ * popups opened without a user gesture.
+ */
+export function popupAuthorize({
+  timeoutMs = 300_000,
+  features = 'popup,width=520,height=680',
+}: PopupOptions = {}): AuthorizeHandler {
+  return (authorizationUrl) =>
+    new Promise<string>((resolve, reject) => {
+      assertBrowsable(authorizationUrl);
+      const popup = window.open(authorizationUrl.href, 'mcp-oauth', features);
+      if (popup === null) {
+        reject(new AuthError('popup_blocked', 'the authorization popup was blocked; start sign-in from a click'));
+        return;
+      }
+      const finish = () => {
+        window.removeEventListener('message', onMessage);
+        clearInterval(watch);
+        clearTimeout(timer);
+      };
+      const onMessage = (event: MessageEvent) => {
+        // Only our own callback page, in the popup we opened, may answer.
+        if (event.origin !== location.origin || event.source !== popup) return;
+        const data = event.data as { type?: unknown; url?: unknown } | null;
+        if (data?.type !== CALLBACK_MESSAGE || typeof data.url !== 'string') return;
+        finish();
+        resolve(data.url);
+      };
+      const watch = setInterval(() => {
+        if (!popup.closed) return;
+        finish();
+        reject(new AuthError('authorization_abandoned', 'the authorization window was closed before it finished'));
+      }, 250);
+      const timer = setTimeout(() => {
+        finish();
+        popup.close();
+        reject(new AuthError('authorization_abandoned', 'the authorization timed out'));
+      }, timeoutMs);
+      window.addEventListener('message', onMessage);
+    });
+}
+
+/**
+ * For the callback page the popup lands on: hands its URL (the authorization
+ * response) to the window that opened it, on this origin only, and closes.
+ * Returns false when the page was not opened as a popup.
+ */
+export function postAuthorizationResponse(): boolean {
+  const opener = window.opener as Window | null;
+  if (!opener) return false;
+  opener.postMessage({ type: CALLBACK_MESSAGE, url: location.href }, location.origin);
+  window.close();
+  return true;
+}
