@@ -118,22 +118,30 @@ const REDIRECT_URI = 'http://localhost:3000/callback';
 
 /**
  * OAuth as a headless app sets it up: its CIMD URL, a redirect URI, pre-registered
- * credentials when the context names them (keyed by their issuer), and an
- * `authorize` handler that follows the authorization URL (the conformance AS
- * approves at once) and returns the callback URL it redirects to.
+ * credentials when the context names them with their issuer, and an `authorize`
+ * handler that follows the authorization URL (the conformance AS approves at
+ * once) and returns the callback URL it redirects to. A context that configures a
+ * machine identity (client credentials without an issuer, a workload JWT, an
+ * enterprise IdP session) selects the matching grant instead, as a service would
+ * from its settings. DPoP-bound tokens are preferred wherever the AS offers them.
  */
 function oauthProvider(/** @type {Record<string, unknown>} */ context) {
   const { client_id: clientId, client_secret: clientSecret, issuer } = context;
-  /** @type {import('@mcp/core').OAuthOptions['clients']} */
-  const clients =
-    typeof issuer === 'string' && typeof clientId === 'string'
-      ? { [issuer]: { client_id: clientId, ...(typeof clientSecret === 'string' && { client_secret: clientSecret }) } }
+  /** @type {import('@mcp/core').ClientCredentials | undefined} */
+  const client =
+    typeof clientId === 'string'
+      ? { client_id: clientId, ...(typeof clientSecret === 'string' && { client_secret: clientSecret }) }
       : undefined;
+  /** @type {import('@mcp/core').OAuthOptions['clients']} */
+  const clients = typeof issuer === 'string' && client ? { [issuer]: client } : undefined;
+  const grant = machineGrant(context, client);
   return new OAuthProvider({
     redirectUri: REDIRECT_URI,
     clientMetadataUrl: CLIENT_METADATA_URL,
     clientMetadata: { client_name: 'mcp-conformance-app', application_type: 'native' },
     ...(clients && { clients }),
+    ...(grant && { grant }),
+    dpop: true,
     authorize: async (url) => {
       log(`authorize: ${url.origin}${url.pathname}`);
       const response = await fetch(url, { redirect: 'manual' });
@@ -143,4 +151,50 @@ function oauthProvider(/** @type {Record<string, unknown>} */ context) {
       return new URL(location, url);
     },
   });
+}
+
+/**
+ * The grant a machine configuration implies: an enterprise IdP session → token
+ * exchange (enterprise-managed authorization); a workload identity token → JWT
+ * bearer; a private key, or a secret without an issuer → client credentials.
+ * Anything else: the user's authorization code flow.
+ * @param {Record<string, unknown>} context
+ * @param {import('@mcp/core').ClientCredentials | undefined} client
+ * @returns {import('@mcp/core').Grant | undefined}
+ */
+function machineGrant(context, client) {
+  const text = (/** @type {string} */ key) => (typeof context[key] === 'string' ? context[key] : undefined);
+  const idToken = text('idp_id_token');
+  const idpClientId = text('idp_client_id');
+  if (idToken && idpClientId) {
+    const idpIssuer = text('idp_issuer');
+    const idpTokenEndpoint = text('idp_token_endpoint');
+    return {
+      type: 'token_exchange',
+      subjectToken: async () => idToken,
+      idp: {
+        client: { client_id: idpClientId },
+        ...(idpIssuer && { issuer: idpIssuer }),
+        ...(idpTokenEndpoint && { tokenEndpoint: idpTokenEndpoint }),
+      },
+      ...(client && { client }),
+    };
+  }
+  const workloadJwt = text('valid_jwt');
+  if (workloadJwt) {
+    return {
+      type: 'jwt_bearer',
+      assertion: async () => workloadJwt,
+      ...(client && { client }),
+    };
+  }
+  const privateKey = text('private_key_pem');
+  if (client && privateKey) {
+    const alg = text('signing_algorithm');
+    return { type: 'client_credentials', client: { ...client, private_key: privateKey, ...(alg && { alg }) } };
+  }
+  if (client?.client_secret !== undefined && typeof context.issuer !== 'string') {
+    return { type: 'client_credentials', client };
+  }
+  return undefined;
 }

@@ -3,7 +3,16 @@
  * types live in the `@mcp/core/protocol` subpath.
  */
 export { type McpTool, mcpTools } from './ai/mcp-tools.js';
-export type { Grant } from './auth/grants/grant.js';
+export type { DpopOptions } from './auth/dpop.js';
+export type {
+  AssertionTarget,
+  ClientCredentialsGrant,
+  Grant,
+  IdentityProvider,
+  JwtBearerGrant,
+  MachineClient,
+  TokenExchangeGrant,
+} from './auth/grants/grant.js';
 export { type AuthRequest, OAuthProvider } from './auth/oauth-provider.js';
 export type {
   AuthorizeHandler,

@@ -1,13 +1,14 @@
 import * as v from 'valibot';
 import { AuthError } from '../errors/auth-error.js';
 import { discoverAuthorizationServer, discoverResource } from './discovery.js';
+import { DpopSession } from './dpop.js';
 import { fetchOf } from './fetch-json.js';
 import { PendingAuthorizationSchema, redeemCode, stateOf } from './grants/authorization-code.js';
 import type { GrantContext } from './grants/grant.js';
-import { handlerFor } from './grants/index.js';
+import { grantClient, handlerFor } from './grants/index.js';
 import type { ClientCredentials, OAuthOptions } from './options.js';
 import { findClient, resolveClient } from './registration.js';
-import type { AuthorizationServerMetadata, TokenResponse } from './schemas.js';
+import type { AuthorizationServerMetadata, ProtectedResourceMetadata, TokenResponse } from './schemas.js';
 import { selectScope } from './scope.js';
 import { type ServerBinding, ServerBindings } from './server-bindings.js';
 import { MemoryOAuthStore, type OAuthStore, storeKeys } from './store.js';
@@ -43,6 +44,12 @@ export class OAuthProvider {
   #flow: Promise<void> | undefined;
   /** Authorizations and refreshes since the last successful response. */
   #attempts = 0;
+  /** The DPoP key and nonces, made on first use (RFC 9449). */
+  #dpop: DpopSession | undefined;
+  /** Which nonce each attempt's DPoP proof carried (undefined: none), to tell a new nonce from a spent one. */
+  readonly #proved = new WeakMap<AuthRequest, string | undefined>();
+  /** Issuers whose resource servers asked for DPoP-bound tokens. */
+  readonly #dpopDemanded = new Set<string>();
 
   constructor(options: OAuthOptions = {}) {
     this.#options = options;
@@ -69,8 +76,13 @@ export class OAuthProvider {
     }
     this.#sent.set(request, generation);
     if (!tokens) return {};
+    if (tokens.token_type.toLowerCase() !== 'dpop') return { authorization: `Bearer ${tokens.access_token}` };
+    // RFC 9449 §7.1: the DPoP scheme, with a fresh proof bound to this method, URL and token.
+    const dpop = this.#dpopSession();
+    this.#proved.set(request, dpop.nonceFor(request.url));
     return {
-      authorization: `${tokens.token_type.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer'} ${tokens.access_token}`,
+      authorization: `DPoP ${tokens.access_token}`,
+      dpop: await dpop.proof(request.method, request.url, tokens.access_token),
     };
   }
 
@@ -82,12 +94,22 @@ export class OAuthProvider {
    * token can be had; gives up after `maxAttempts` in a row without success.
    */
   async onResponse(response: Response, request: AuthRequest): Promise<'retry' | 'done'> {
+    const nonce = this.#dpop?.observe(response, request.url);
     if (response.status !== 401 && response.status !== 403) {
       if (response.ok) this.#attempts = 0;
       return 'done';
     }
     const challenge = authChallenge(response.headers.get('www-authenticate'));
     if (response.status === 403 && challenge?.error !== 'insufficient_scope') return 'done';
+    // RFC 9449 §9: the resource server wants its nonce in the proof; resend once it is a new one.
+    if (
+      challenge?.error === 'use_dpop_nonce' &&
+      this.#proved.has(request) &&
+      nonce !== undefined &&
+      nonce !== this.#proved.get(request)
+    ) {
+      return 'retry';
+    }
     // Tokens changed since this request left (another request's flow): just resend.
     if ((this.#sent.get(request) ?? -1) !== this.#generation) return 'retry';
     if (this.#flow) {
@@ -113,8 +135,9 @@ export class OAuthProvider {
     const pending = parsed.output;
     const serverUrl = new URL(pending.serverUrl);
     const client = pending.client as ClientCredentials;
+    const dpop = this.#dpopFor(pending.metadata, this.#dpopDemanded.has(pending.issuer));
     const response = await redeemCode(pending, callback, (params) =>
-      requestToken(this.#tokenContext(pending.metadata, client, serverUrl), params),
+      requestToken(this.#tokenContext(pending.metadata, client, serverUrl, dpop), params),
     );
     const known = await this.#bindings.get(serverUrl);
     const binding: ServerBinding = {
@@ -170,6 +193,7 @@ export class OAuthProvider {
     const metadata = await this.#metadataFor(issuer, info.legacy);
     const binding: ServerBinding = { serverUrl: serverUrl.href, issuer, resource: info.resource, legacy: info.legacy };
     await this.#bindings.set(binding);
+    if (demandsDpop(challenge, info.metadata)) this.#dpopDemanded.add(issuer);
     const previous = await this.#tokens(binding);
 
     if (status === 401 && previous?.refresh_token && !asksForMore(challenge?.scope, previous.scope)) {
@@ -188,15 +212,19 @@ export class OAuthProvider {
         `${serverUrl.href} needs authorization by ${issuer}, but no authorize handler and redirectUri are set`,
       );
     }
+    // Before registration: an AS that cannot take our proofs is refused up front.
+    const dpop = this.#dpopFor(metadata, this.#dpopDemanded.has(issuer));
     const store = this.#store;
-    const client = await resolveClient({
-      fetch: fetchFn,
-      store,
-      options: this.#options,
-      metadata,
-      serverUrl,
-      grantTypes: handler.grantTypes,
-    });
+    const client =
+      grantClient(grant, this.#options, issuer) ??
+      (await resolveClient({
+        fetch: fetchFn,
+        store,
+        options: this.#options,
+        metadata,
+        serverUrl,
+        grantTypes: handler.grantTypes,
+      }));
     const scope = selectScope({
       challenge: challenge?.scope,
       configured: this.#options.scope,
@@ -214,7 +242,7 @@ export class OAuthProvider {
       metadata,
       client,
       scope,
-      requestToken: (params) => requestToken(this.#tokenContext(metadata, client, serverUrl), params),
+      requestToken: (params) => requestToken(this.#tokenContext(metadata, client, serverUrl, dpop), params),
     };
     const response: TokenResponse = await handler.obtain(grant, context);
     await this.#save(binding, toStoredTokens(response, { clientId: client.client_id, requestedScope: scope }));
@@ -226,16 +254,24 @@ export class OAuthProvider {
     if (!tokens.refresh_token) throw new AuthError('token_request_failed', 'no refresh token');
     const serverUrl = new URL(binding.serverUrl);
     const metadata = await this.#metadataFor(binding.issuer, binding.legacy);
-    const client = await findClient({ options: this.#options, metadata, store: this.#store });
+    const grant = this.#options.grant ?? { type: 'authorization_code' as const };
+    const client =
+      grantClient(grant, this.#options, binding.issuer) ??
+      (await findClient({ options: this.#options, metadata, store: this.#store }));
     if (!client || client.client_id !== tokens.client_id) {
       throw new AuthError('no_client', `the client that obtained the tokens from ${binding.issuer} is gone`);
     }
+    // A DPoP-bound refresh token needs a proof from the same key (RFC 9449 §5).
+    const bound = tokens.token_type.toLowerCase() === 'dpop' || this.#dpopDemanded.has(binding.issuer);
     try {
-      const response = await requestToken(this.#tokenContext(metadata, client, serverUrl), {
-        grant_type: 'refresh_token',
-        refresh_token: tokens.refresh_token,
-        resource: binding.resource,
-      });
+      const response = await requestToken(
+        this.#tokenContext(metadata, client, serverUrl, this.#dpopFor(metadata, bound)),
+        {
+          grant_type: 'refresh_token',
+          refresh_token: tokens.refresh_token,
+          resource: binding.resource,
+        },
+      );
       await this.#save(
         binding,
         toStoredTokens(response, { clientId: client.client_id, requestedScope: undefined, previous: tokens }),
@@ -250,15 +286,56 @@ export class OAuthProvider {
   }
 
   /**
-   * The token request context for this AS and client. The DPoP extension adds
-   * `headers` (a proof per attempt) and `retry` (the AS's nonce) here.
+   * The token request context for this AS and client. With DPoP, each attempt
+   * carries a fresh proof, every answer's `DPoP-Nonce` is kept, and a
+   * `use_dpop_nonce` refusal is tried once more with the nonce (RFC 9449 §5, §8).
    */
   #tokenContext(
     metadata: AuthorizationServerMetadata,
     client: ClientCredentials,
     serverUrl: URL,
+    dpop?: DpopSession,
   ): TokenEndpointContext {
-    return { fetch: fetchOf(this.#options.fetch), metadata, client, serverUrl };
+    const fetchFn = fetchOf(this.#options.fetch);
+    if (!dpop) return { fetch: fetchFn, metadata, client, serverUrl };
+    return {
+      fetch: async (input, init) => {
+        const response = await fetchFn(input, init);
+        dpop.observe(response, new URL(input instanceof Request ? input.url : input));
+        return response;
+      },
+      metadata,
+      client,
+      serverUrl,
+      headers: async (endpoint) => ({ dpop: await dpop.proof('POST', endpoint) }),
+      retry: (_response, error) => error.error === 'use_dpop_nonce',
+    };
+  }
+
+  /**
+   * The DPoP session when tokens from this AS should be DPoP-bound: the resource
+   * asked for it (`demanded`), or the app opted in and the AS advertises DPoP
+   * (RFC 9449 §5.1). Undefined without DPoP; an AS that cannot take our proofs
+   * while the resource demands them is an error.
+   */
+  #dpopFor(metadata: AuthorizationServerMetadata, demanded: boolean): DpopSession | undefined {
+    const setting = this.#options.dpop;
+    if (setting === false) return undefined;
+    const advertised = metadata.dpop_signing_alg_values_supported !== undefined;
+    if (!demanded && !(setting && advertised)) return undefined;
+    const dpop = this.#dpopSession();
+    if (dpop.acceptedBy(metadata)) return dpop;
+    if (!demanded) return undefined;
+    throw new AuthError(
+      'dpop_failed',
+      `the server needs DPoP-bound tokens, but ${metadata.issuer} does not take ${dpop.alg} proofs`,
+    );
+  }
+
+  #dpopSession(): DpopSession {
+    const setting = this.#options.dpop;
+    this.#dpop ??= new DpopSession(typeof setting === 'object' ? setting : {});
+    return this.#dpop;
   }
 
   /** AS metadata per issuer, fetched once; a failed lookup is not remembered. */
@@ -284,6 +361,14 @@ export class OAuthProvider {
     await this.#store.set(storeKeys.tokens(binding.issuer, binding.resource), tokens);
     this.#generation++;
   }
+}
+
+/**
+ * Whether the resource asks for DPoP-bound tokens (RFC 9449 §7.1, RFC 9728 §2): it
+ * challenges with `DPoP` and offers no `Bearer`, or its metadata requires them.
+ */
+function demandsDpop(challenge: AuthChallenge | undefined, resource: ProtectedResourceMetadata | undefined): boolean {
+  return challenge?.scheme.toLowerCase() === 'dpop' || resource?.dpop_bound_access_tokens_required === true;
 }
 
 /** Whether a challenge names a scope the stored grant did not ask for (a refresh cannot add scope). */

@@ -1,3 +1,4 @@
+import type { DpopOptions } from './dpop.js';
 import type { Grant } from './grants/grant.js';
 import type { OAuthStore } from './store.js';
 
@@ -58,8 +59,14 @@ export interface OAuthOptions {
   readonly scope?: string;
   /** How tokens are obtained (default: authorization code with PKCE). */
   readonly grant?: Grant;
-  /** DPoP-bound tokens (RFC 9449); handled by the DPoP extension. */
-  readonly dpop?: boolean | { readonly keyPair?: CryptoKeyPair };
+  /**
+   * DPoP-bound tokens (RFC 9449; extension `io.modelcontextprotocol/auth/dpop`).
+   * Default: only when the MCP server asks for them (a `DPoP` challenge without a
+   * Bearer one, or PRM `dpop_bound_access_tokens_required`). `true` or an object:
+   * also with every authorization server that advertises our algorithm
+   * (`dpop_signing_alg_values_supported`). `false`: never.
+   */
+  readonly dpop?: boolean | DpopOptions;
   /** Authorizations (and refreshes) in a row without a successful response before giving up (default 3). */
   readonly maxAttempts?: number;
 }
