@@ -330,6 +330,15 @@ export class Client implements AsyncDisposable {
     );
   }
 
+  /**
+   * Sends any request — an extension's method, say — through the era (the
+   * 2026-07-28 envelope and headers, MRTR rounds, session renewal) and returns
+   * its raw result object. No capability gating: the caller knows what it asks.
+   */
+  request(method: string, params?: Record<string, unknown>, options?: CallOptions): Promise<Record<string, unknown>> {
+    return this.#call(method, params, parsers.parseObject(method), options);
+  }
+
   /** Tells the server the roots changed (when `roots` is a function; legacy era). */
   notifyRootsChanged(): Promise<void> {
     const refusal = this.#refusal('notifications/roots/list_changed');

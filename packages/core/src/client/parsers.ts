@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { CompleteResultSchema } from '../protocol/completion.js';
 import { EmptyResultSchema } from '../protocol/ping.js';
 import { GetPromptResultSchema, ListPromptsResultSchema } from '../protocol/prompts.js';
@@ -25,6 +26,9 @@ export const parseTemplates = resultParser('resources/templates/list', ListResou
   page(r.resourceTemplates, r.nextCursor),
 );
 export const parsePrompts = resultParser('prompts/list', ListPromptsResultSchema, (r) => page(r.prompts, r.nextCursor));
+/** Any result object, kept whole (`Client.request`). */
+export const parseObject = (method: string) => resultParser(method, v.looseObject({}));
+
 /** A listen stream's final result (the server ended it); its content does not matter. */
 export const parseAny = (raw: unknown): unknown => raw;
 
