@@ -155,7 +155,13 @@ export class HttpRequester {
       if (!REDIRECTS.has(response.status) || location === null || hop >= MAX_REDIRECTS) return response;
       await response.body?.cancel().catch(() => {});
       const next = new URL(location, target);
-      if (next.origin !== this.url.origin) this.#dropCredentials(headers);
+      if (next.origin !== this.url.origin) {
+        this.#dropCredentials(headers);
+      } else if (headers.has('dpop') && this.#options.auth) {
+        // A DPoP proof names its URL (htu): a same-origin hop needs a fresh one.
+        const fresh = await this.#options.auth.headers({ method: response.status === 303 ? 'GET' : method, url: next });
+        for (const [name, value] of Object.entries(fresh)) headers.set(name, value);
+      }
       if (response.status === 303) {
         method = 'GET';
         body = undefined;
