@@ -89,17 +89,19 @@ export class StdioTransport implements Transport {
     if (this.#failure) return Promise.reject(this.#failure);
     const stdin = this.#child?.stdin;
     if (!stdin) return Promise.reject(new TransportError(`mcp server "${this.#label}" has no stdin`));
+    // Below the pipe's high-water mark the line is handed off at once: no
+    // per-write callback. Above it, senders wait for one shared 'drain', so
+    // awaiting senders still feel backpressure. A write error surfaces as the
+    // child's failure (EPIPE comes with its exit), which rejects waiting sends.
+    if (stdin.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const fail = (error: Error) => {
         this.#pendingSends.delete(fail);
         reject(error);
       };
       this.#pendingSends.add(fail);
-      // The callback fires once the line is handed to the pipe, so awaiting senders feel backpressure.
-      stdin.write(`${JSON.stringify(message)}\n`, (error) => {
-        if (!this.#pendingSends.delete(fail)) return;
-        if (!error) resolve();
-        else reject(this.#failure ?? this.#writeError(error));
+      stdin.once('drain', () => {
+        if (this.#pendingSends.delete(fail)) resolve();
       });
     });
   }
@@ -142,7 +144,7 @@ export class StdioTransport implements Transport {
     this.#drained = new Promise((resolve) => child.once('close', () => resolve()));
     this.#readStdout(child);
     if (typeof stderr === 'function') this.#readStderr(child, stderr);
-    child.stdin?.on('error', () => {}); // EPIPE after the child died; the send that hit it is rejected.
+    child.stdin?.on('error', (error) => this.#onWriteError(error));
 
     child.on('error', (error) => {
       // Once started, 'error' only reports a failed kill(); the 'exit' that follows tells the rest.
@@ -212,8 +214,23 @@ export class StdioTransport implements Transport {
     for (const reject of [...this.#pendingSends]) reject(this.#failure);
   }
 
-  #writeError(error: Error): TransportError {
-    return new TransportError(`could not write to mcp server "${this.#label}": ${error.message}`, { cause: error });
+  /**
+   * The server stopped reading (EPIPE). Usually it exited, and its exit, which
+   * names the code, follows at once and tells the story; if it does not, the
+   * connection is dead all the same: fail it with the write error.
+   */
+  #onWriteError(error: Error): void {
+    if (this.#closeRequested) return;
+    const timer = setTimeout(() => {
+      if (this.#failure || this.#closeRequested) return;
+      const failure = new TransportError(`could not write to mcp server "${this.#label}": ${error.message}`, {
+        cause: error,
+      });
+      this.#fail(failure);
+      this.#inbound.fail(failure);
+      void this.#stop();
+    }, 200);
+    timer.unref();
   }
 
   #stop(): Promise<void> {

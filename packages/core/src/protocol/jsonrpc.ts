@@ -7,7 +7,7 @@ export const JSONRPC_VERSION = '2.0';
 const JsonRpcVersionSchema = v.literal(JSONRPC_VERSION);
 
 /** A request id: a string or an integer, never `null` (all revisions, §Messages). */
-export const RequestIdSchema = v.union([v.string(), v.pipe(v.number(), v.integer())]);
+export const RequestIdSchema = v.union([v.pipe(v.number(), v.integer()), v.string()]);
 export type RequestId = v.InferOutput<typeof RequestIdSchema>;
 
 /** A request: expects exactly one response with the same `id`. MCP params are always an object. */
