@@ -4,6 +4,7 @@
  * the form's defaults, and logs what happens on stderr.
  */
 import { Client, OAuthProvider, RpcError, StreamableHttpTransport } from '@mcp/core';
+import { listSkills, loadSkill, SKILLS_EXTENSION, SkillVerificationError, serverHasSkills } from '@mcp/core/skills';
 import { formDefaults, sampleArguments } from './sample-values.mjs';
 
 /** @typedef {import('./plans.mjs').Plan} Plan */
@@ -25,6 +26,8 @@ export async function runApp(/** @type {AppOptions} */ options) {
   const transport = new StreamableHttpTransport(options.url, { auth: oauthProvider(context) });
   const client = new Client(transport, {
     clientInfo: { name: 'mcp-conformance-app', version: '0.1.0' },
+    // The app is a skills host: it says so (SEP-2133 extension negotiation).
+    capabilities: { extensions: { [SKILLS_EXTENSION]: {} } },
     ...(options.protocolVersion && { protocolVersion: options.protocolVersion }),
     ...(options.requestTimeout && { requestTimeout: options.requestTimeout }),
     elicitation: {
@@ -42,7 +45,8 @@ export async function runApp(/** @type {AppOptions} */ options) {
     await client.connect();
     log(`connected: ${client.era} era, protocol ${client.protocolVersion}`);
     await useTools(client, options.plan);
-    if (options.plan.browse !== false) await browse(client);
+    const skillFiles = await useSkills(client, options.plan);
+    if (options.plan.browse !== false) await browse(client, skillFiles);
   } finally {
     await client.close();
   }
@@ -91,11 +95,52 @@ async function answered(what, operation) {
   }
 }
 
-/** Reads every listed resource and renders every listed prompt, as a browsing user would. */
-async function browse(/** @type {Client} */ client) {
+/**
+ * Skills as a host uses them (SEP-2640): the listing builds the registry and
+ * reads no file; a skill is loaded — SKILL.md and its files, each verified
+ * against the entry — only when the task needs it (`plan.useSkills`). A skill
+ * that fails verification is refused and the app goes on without it.
+ * Returns the URIs of every listed skill file, which only loading may read.
+ * @returns {Promise<Set<string>>}
+ */
+async function useSkills(/** @type {Client} */ client, /** @type {Plan} */ plan) {
+  /** @type {Set<string>} */
+  const files = new Set();
+  if (!serverHasSkills(client)) return files;
+  const skills = await listSkills(client, {
+    onInvalidEntry: (_entry, reason) => log(`skills: left out an invalid entry: ${reason}`),
+  });
+  for (const skill of skills) {
+    log(`skill ${skill.frontmatter.name}: ${skill.frontmatter.description}`);
+    files.add(skill.uri);
+    if (Array.isArray(skill.resources)) for (const resource of skill.resources) files.add(resource.uri);
+  }
+  for (const name of plan.useSkills ?? []) {
+    const entry = skills.find((skill) => skill.frontmatter.name === name);
+    if (!entry) {
+      log(`skill ${name}: not listed`);
+      continue;
+    }
+    try {
+      const loaded = await loadSkill(client, entry);
+      log(`skill ${name}: loaded ${loaded.files.length} verified file(s)`);
+    } catch (error) {
+      if (!(error instanceof SkillVerificationError)) throw error;
+      log(`skill ${name}: refused (${error.reason}): ${error.message}`);
+    }
+  }
+  return files;
+}
+
+/**
+ * Reads every listed resource and renders every listed prompt, as a browsing
+ * user would; skill files are left to the skill-loading path.
+ */
+async function browse(/** @type {Client} */ client, /** @type {Set<string>} */ skillFiles) {
   const capabilities = client.serverCapabilities;
   if (capabilities?.resources) {
     for (const resource of await client.listResources()) {
+      if (skillFiles.has(resource.uri)) continue;
       const read = await answered(`read ${resource.uri}`, () => client.readResource(resource.uri));
       if (read) log(`read ${resource.uri}: ${read.contents.length} content(s)`);
     }

@@ -24,6 +24,8 @@
  * @property {readonly ToolCall[]} [toolCalls]  call exactly these, in order (default: every listed tool)
  * @property {SchemaEcho} [schemaEcho]
  * @property {boolean} [browse]  read every resource and get every prompt the server lists (default true)
+ * @property {readonly string[]} [useSkills]  skills (by name) the task needs, so the host loads them (default none:
+ *   listed skills are only offered, never read)
  */
 
 /** @type {Readonly<Record<string, Plan>>} */
@@ -32,6 +34,10 @@ const PLANS = {
     schemaEcho: { from: 'json_schema_2020_12_tool', to: 'json_schema_echo', argument: 'schema' },
     browse: false,
   },
+  // A task that needs the PDF skill: the host loads it, so it must verify what it reads.
+  'sep-2640-client-verify-digest': { useSkills: ['pdf-processing'] },
+  'sep-2640-client-verify-size': { useSkills: ['pdf-processing'] },
+  'sep-2640-client-verify-frontmatter': { useSkills: ['pdf-processing'] },
 };
 
 /**

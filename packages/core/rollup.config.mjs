@@ -2,7 +2,12 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { dts } from 'rollup-plugin-dts';
 import esbuild from 'rollup-plugin-esbuild';
 
-const input = { index: 'src/index.ts', protocol: 'src/protocol/index.ts', browser: 'src/browser/index.ts' };
+const input = {
+  index: 'src/index.ts',
+  protocol: 'src/protocol/index.ts',
+  browser: 'src/browser/index.ts',
+  skills: 'src/skills/index.ts',
+};
 const external = (id) => /^(valibot|eventsource-parser|ofetch)(\/|$)/.test(id);
 
 export default [
@@ -11,7 +16,14 @@ export default [
     input,
     external,
     plugins: [esbuild({ target: 'es2022' })],
-    output: { dir: 'dist', format: 'esm', sourcemap: true, chunkFileNames: 'chunks/[name]-[hash].js' },
+    // No bare imports of transitive chunks: with sideEffects: false, bundlers warn about each one.
+    output: {
+      dir: 'dist',
+      format: 'esm',
+      sourcemap: true,
+      chunkFileNames: 'chunks/[name]-[hash].js',
+      hoistTransitiveImports: false,
+    },
   },
   // One self-contained file for runtimes without a resolver (browser pages, workerd, Deno, Bun tests).
   {

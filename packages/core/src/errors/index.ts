@@ -8,6 +8,7 @@ export { ProtocolError } from './protocol-error.js';
 export { ResourceNotFoundError } from './resource-not-found-error.js';
 export { RpcError } from './rpc-error.js';
 export { SessionExpiredError } from './session-expired-error.js';
+export { SkillVerificationError, type SkillVerificationReason } from './skill-verification-error.js';
 export { ToolError } from './tool-error.js';
 export { TransportError } from './transport-error.js';
 export { UnsupportedVersionError } from './unsupported-version-error.js';
