@@ -95,6 +95,8 @@ export interface CallOptions {
   readonly logLevel?: LoggingLevel;
 }
 
+/** Who the client says it is when `clientInfo` is not given. */
+export const DEFAULT_CLIENT_INFO: Implementation = { name: '@mcp/core', version: '0.1.0' };
 export const DEFAULT_REQUEST_TIMEOUT = 60_000;
 export const DEFAULT_MAX_PAGES = 1000;
 export const DEFAULT_MAX_CONCURRENT_HANDLERS = 16;

@@ -23,6 +23,7 @@ import type { SendOptions, Transport, TransportEvent } from '../transport/transp
 import { DispatchPool, within } from './dispatch-pool.js';
 import type { CallOptions } from './options.js';
 import { CallTimer, type PendingCall, RecentIds } from './pending-calls.js';
+import { type ErrorObject, excerpt, idKey, toErrorObject, withProgressToken } from './rpc-messages.js';
 import { isSafeToRepeat } from './safe-methods.js';
 
 /** What the layer above the channel does with the work the server starts. */
@@ -52,8 +53,6 @@ export interface RequestOptions<T> extends CallOptions {
   /** The era is about to resend the request with answers to the server's input requests (MRTR). */
   readonly onInputRound?: () => void;
 }
-
-const idKey = (id: RequestId): string => (typeof id === 'number' ? `n${id}` : `s${id}`);
 
 /**
  * The JSON-RPC core under the Client: ids, pending calls, timeouts, progress,
@@ -388,29 +387,4 @@ export class RpcChannel {
       // A throwing error callback must not break the read loop.
     }
   }
-}
-
-interface ErrorObject {
-  code: number;
-  message: string;
-  data?: unknown;
-}
-
-/** A handler's failure as the JSON-RPC error the server receives. */
-function toErrorObject(error: unknown): ErrorObject {
-  if (error instanceof RpcError) {
-    return { code: error.code, message: error.rpcMessage, ...(error.data !== undefined && { data: error.data }) };
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return { code: ErrorCode.InternalError, message: message || 'handler failed' };
-}
-
-function withProgressToken(params: Record<string, unknown> | undefined, token: RequestId): Record<string, unknown> {
-  const meta = params?._meta;
-  return { ...params, _meta: { ...(typeof meta === 'object' && meta !== null ? meta : {}), progressToken: token } };
-}
-
-function excerpt(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }

@@ -1,0 +1,190 @@
+import { CapabilityError } from '../errors/capability-error.js';
+import { McpError } from '../errors/mcp-error.js';
+import { SessionExpiredError } from '../errors/session-expired-error.js';
+import type { Implementation } from '../protocol/implementation.js';
+import { isModernProtocolVersion } from '../protocol/versions.js';
+import type { Transport } from '../transport/transport.js';
+import { type CapabilityPath, clientCapabilities, hasCapability } from './capabilities.js';
+import type { ConnectContext, Era, ServerIdentity } from './era.js';
+import { chooseEra } from './era-detection.js';
+import { legacyEra } from './legacy-era.js';
+import type { ModernEra } from './modern-era.js';
+import { type CallOptions, type ClientOptions, DEFAULT_CLIENT_INFO, DEFAULT_PROBE_TIMEOUT } from './options.js';
+import { parseEmpty } from './parsers.js';
+import { ResultCache } from './result-cache.js';
+import type { RpcChannel } from './rpc-channel.js';
+import type { SessionSnapshot } from './session.js';
+
+/**
+ * The Client's link to its server: which era it speaks and what it learned
+ * (connect, resume, snapshot), and the one path every request takes — the
+ * capability check before anything is sent, the TTL cache, the era, and one
+ * shared session renewal when the server says the session expired.
+ */
+export class Connection {
+  readonly #transport: Transport;
+  readonly #channel: RpcChannel;
+  readonly #options: ClientOptions;
+  readonly #modern: ModernEra;
+  readonly #cache = new ResultCache();
+  /** Resources subscribed to (legacy), so a renewed session can subscribe again. */
+  readonly subscriptions = new Set<string>();
+  #era: Era = legacyEra;
+  #server: ServerIdentity | undefined;
+  #connecting: Promise<void> | undefined;
+  #renewing: Promise<void> | undefined;
+  /** Counts session renewals, so a late 404 does not start another one. */
+  #generation = 0;
+
+  constructor(transport: Transport, channel: RpcChannel, options: ClientOptions, modern: ModernEra) {
+    this.#transport = transport;
+    this.#channel = channel;
+    this.#options = options;
+    this.#modern = modern;
+  }
+
+  get era(): Era {
+    return this.#era;
+  }
+
+  get server(): ServerIdentity | undefined {
+    return this.#server;
+  }
+
+  get clientInfo(): Implementation {
+    return this.#options.clientInfo ?? DEFAULT_CLIENT_INFO;
+  }
+
+  /** A server notification: drop what it makes stale. */
+  noticed(method: string, params: Readonly<Record<string, unknown>> | undefined): void {
+    this.#cache.invalidate(method, params);
+  }
+
+  /** Detects the era and opens the session, or continues `resume`; once. */
+  connect(options: CallOptions, onFailure: () => Promise<void>): Promise<void> {
+    this.#connecting ??= (async () => {
+      this.#channel.start();
+      const { resume } = this.#options;
+      try {
+        if (resume) {
+          this.#era = isModernProtocolVersion(resume.protocolVersion) ? this.#modern : legacyEra;
+          this.#started(resume, resume.sessionId);
+        } else {
+          const eras = { legacy: legacyEra, modern: this.#modern };
+          const probeTimeout = this.#options.limits?.probeTimeout ?? DEFAULT_PROBE_TIMEOUT;
+          const choice = await chooseEra(this.#transport, this.#context(options), eras, probeTimeout);
+          this.#era = choice.era;
+          this.#started(choice.server);
+        }
+      } catch (error) {
+        await onFailure();
+        throw error;
+      }
+    })();
+    return this.#connecting;
+  }
+
+  /** A serialisable snapshot of the session (see `Client.session`). */
+  snapshot(): SessionSnapshot | undefined {
+    const server = this.#server;
+    if (!server) return undefined;
+    const sessionId = this.#transport.sessionId;
+    return {
+      protocolVersion: server.protocolVersion,
+      ...(sessionId !== undefined && { sessionId }),
+      serverInfo: server.serverInfo,
+      capabilities: server.capabilities,
+      ...(server.instructions !== undefined && { instructions: server.instructions }),
+    };
+  }
+
+  /** Why `method` must not be sent now, checked before anything goes on the wire. */
+  refusal(method: string, capability?: CapabilityPath): Error | undefined {
+    if (this.#channel.ended) return undefined; // the channel rejects with the reason it ended
+    if (!this.#server) return new McpError(`${method}: call connect() first`);
+    if (capability && !hasCapability(this.#server.capabilities, capability)) {
+      return new CapabilityError(capability, method);
+    }
+    return undefined;
+  }
+
+  /**
+   * Sends through the era, through the TTL cache where results are cacheable.
+   * When the server says the session expired (HTTP 404): one new handshake —
+   * shared by every call that hit it — and one resend.
+   */
+  async request<T>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    parse: (raw: unknown) => T,
+    options: CallOptions = {},
+  ): Promise<T> {
+    const cacheable = ResultCache.cacheable(method) && options.cache !== false;
+    const key = cacheable ? ResultCache.key(method, params) : '';
+    const credential = () => this.#transport.credentialKey?.();
+    const hit = cacheable ? await this.#cache.get(key, credential) : undefined;
+    if (hit) return hit.value as T;
+    let raw: unknown;
+    let retried = false;
+    const generation = this.#generation;
+    const send = () =>
+      this.#era.request(this.#channel, method, params, {
+        ...options,
+        parse: (result) => {
+          raw = result;
+          return parse(result);
+        },
+        onInputRound: () => {
+          retried = true;
+        },
+      });
+    let value: T;
+    try {
+      value = await send();
+    } catch (error) {
+      if (!(error instanceof SessionExpiredError)) throw error;
+      // A 404 for a request sent before a renewal that already happened needs only the resend.
+      if (generation === this.#generation) await this.#renew(options);
+      value = await send();
+    }
+    // Results of input rounds are never cached (2026-07-28 §Caching).
+    if (cacheable && !retried) this.#cache.set(key, value, raw, await credential());
+    return value;
+  }
+
+  #renew(options: CallOptions): Promise<void> {
+    this.#renewing ??= (async () => {
+      try {
+        const server = await this.#era.connect(this.#context(options.signal ? { signal: options.signal } : {}));
+        this.#started(server);
+        this.#generation++;
+        this.#cache.clear();
+        for (const uri of this.subscriptions) {
+          await this.#era.request(this.#channel, 'resources/subscribe', { uri }, { parse: parseEmpty });
+        }
+      } finally {
+        this.#renewing = undefined;
+      }
+    })();
+    return this.#renewing;
+  }
+
+  #context(options: CallOptions): ConnectContext {
+    return {
+      channel: this.#channel,
+      clientInfo: this.clientInfo,
+      capabilities: clientCapabilities(this.#options),
+      protocolVersion: this.#options.protocolVersion,
+      call: options,
+    };
+  }
+
+  #started(server: ServerIdentity, sessionId?: string): void {
+    this.#server = server;
+    this.#transport.sessionStarted?.({
+      protocolVersion: server.protocolVersion,
+      era: this.#era.kind,
+      ...(sessionId !== undefined && { sessionId }),
+    });
+  }
+}
