@@ -8,7 +8,7 @@ const input = {
   browser: 'src/browser/index.ts',
   skills: 'src/skills/index.ts',
 };
-const external = (id) => /^(valibot|eventsource-parser|ofetch)(\/|$)/.test(id);
+const external = (id) => /^(valibot|eventsource-parser)(\/|$)/.test(id);
 
 export default [
   // The published build: dependencies stay external so bundlers dedupe them.
