@@ -11,10 +11,6 @@ export class DispatchPool {
     this.#size = Math.max(1, size);
   }
 
-  get active(): number {
-    return this.#running.size;
-  }
-
   /** Starts `task` if a slot is free. The task must not reject (callers catch inside). */
   tryRun(task: () => Promise<void>): boolean {
     if (this.#running.size >= this.#size) return false;

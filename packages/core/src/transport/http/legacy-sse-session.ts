@@ -1,7 +1,6 @@
 import { ProtocolError } from '../../errors/protocol-error.js';
 import { TransportError } from '../../errors/transport-error.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import { anySignal } from '../../util/signals.js';
 import type { SendOptions } from '../transport.js';
 import type { HttpRequester } from './http-requester.js';
 import type { SseCursor, SseMessages } from './sse-messages.js';
@@ -66,7 +65,8 @@ export class LegacySseSession {
       url,
       headers,
       body: JSON.stringify(message),
-      signal: anySignal(options.signal, this.#signal),
+      // The Client's per-call signal ends this POST (timeout, abort, close); else the session's own.
+      signal: options.signal ?? this.#signal,
       idempotent: options.idempotent === true,
     });
     if (!response.ok) throw await this.#http.failure(response, url);

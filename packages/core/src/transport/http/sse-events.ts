@@ -1,8 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ProtocolError } from '../../errors/protocol-error.js';
 
-export type { EventSourceMessage };
-
 export interface SseReadOptions {
   /** Longest line accepted (counted in UTF-16 units, ≈ bytes for JSON). */
   readonly maxLineBytes: number;
