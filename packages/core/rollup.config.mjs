@@ -16,13 +16,17 @@ export default [
     input,
     external,
     plugins: [esbuild({ target: 'es2022' })],
-    // No bare imports of transitive chunks: with sideEffects: false, bundlers warn about each one.
+    // One output file per source module: an app's bundler then sees our real module
+    // graph, drops what it does not use, and splits what the Client loads on demand
+    // (server-request handlers, subscriptions, …) into chunks of its own. Merged
+    // chunks would drag those features into whatever chunk an app loads first.
     output: {
       dir: 'dist',
       format: 'esm',
       sourcemap: true,
-      chunkFileNames: 'chunks/[name]-[hash].js',
-      hoistTransitiveImports: false,
+      preserveModules: true,
+      preserveModulesRoot: 'src',
+      entryFileNames: (chunk) => (chunk.isEntry ? '[name].js' : 'lib/[name].js'),
     },
   },
   // One self-contained file for runtimes without a resolver (browser pages, workerd, Deno, Bun tests).
@@ -32,7 +36,8 @@ export default [
       nodeResolve({ browser: true, exportConditions: ['browser', 'worker', 'import', 'default'] }),
       esbuild({ target: 'es2022', minify: true }),
     ],
-    output: { file: 'dist/core.bundle.js', format: 'esm' },
+    // Features the Client loads on demand are inlined: this file must stand alone.
+    output: { file: 'dist/core.bundle.js', format: 'esm', inlineDynamicImports: true },
   },
   {
     input,

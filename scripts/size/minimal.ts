@@ -1,6 +1,7 @@
 // The smallest realistic browser program: connect a Client over Streamable HTTP,
-// list the tools, call one. scripts/bundle-size.mjs bundles it to measure what an
-// app pays for @mcp/core, every dependency included.
+// list the tools, call one. scripts/bundle-size.mjs bundles it (split at dynamic
+// imports) and runs it against real servers to measure the bytes an app loads for
+// @mcp/core, every dependency included.
 import { Client, StreamableHttpTransport } from '@mcp/core';
 
 export async function run(url: string): Promise<string> {

@@ -10,24 +10,32 @@ import type { Prompt } from '../protocol/prompts.js';
 import type { Resource, ResourceTemplate } from '../protocol/resources.js';
 import type { Tool } from '../protocol/tools.js';
 import type { Transport } from '../transport/transport.js';
+import { lazy } from '../util/lazy.js';
 import { type CapabilityPath, clientCapabilities, hasCapability, modernCapabilities } from './capabilities.js';
 import { Connection } from './connection.js';
 import type { Era } from './era.js';
-import { Listeners } from './listeners.js';
+import type { Listeners } from './listeners.js';
 import { ModernEra } from './modern-era.js';
 import type { CallOptions, ClientOptions } from './options.js';
 import * as limits from './options.js';
 import { collectPages, type Page } from './pagination.js';
 import * as parsers from './parsers.js';
+import { requestAnswerer } from './request-answerer.js';
 import type { Completion, PromptResult, ReadResourceResult, ToolResult } from './results.js';
 import { RpcChannel } from './rpc-channel.js';
-import { ServerRequests } from './server-requests.js';
 import type { SessionSnapshot } from './session.js';
 import type { ListenFilter, Subscription } from './subscription.js';
 import { ToolRegistry } from './tool-registry.js';
 
 /** `Symbol.asyncDispose` where the runtime has it, else the well-known registry symbol. */
 const asyncDispose: typeof Symbol.asyncDispose = Symbol.asyncDispose ?? Symbol.for('Symbol.asyncDispose');
+
+/**
+ * What few programs use loads the first time it is needed, so a bundler splits it
+ * off: the parsers of resources, prompts and completion, and subscriptions.
+ */
+const contentParsers = lazy(() => import('./content-parsers.js'));
+const listeners = lazy(() => import('./listeners.js'));
 
 /**
  * One handle on one MCP server, whatever revision it speaks: `connect()` finds
@@ -46,7 +54,7 @@ export class Client implements AsyncDisposable {
   readonly #options: ClientOptions;
   readonly #channel: RpcChannel;
   readonly #connection: Connection;
-  readonly #listeners = new Listeners();
+  #listeners: Listeners | undefined;
   readonly #tools = new ToolRegistry();
   readonly #maxPages: number;
   #logLevel: LoggingLevel | undefined;
@@ -54,14 +62,14 @@ export class Client implements AsyncDisposable {
   constructor(transport: Transport, options: ClientOptions = {}) {
     this.#options = options;
     this.#maxPages = options.limits?.maxPages ?? limits.DEFAULT_MAX_PAGES;
-    const requests = new ServerRequests(options);
+    const answer = requestAnswerer(options);
     this.#channel = new RpcChannel(
       transport,
       {
-        onRequest: (request, signal) => requests.handle(request.method, request.params, signal),
+        onRequest: (request, signal) => answer(request.method, request.params, signal),
         onNotification: ({ method, params }) => {
           this.#connection.noticed(method, params);
-          this.#listeners.route(method, params);
+          this.#listeners?.route(method, params);
           options.onNotification?.(method, params);
         },
         onError: (error) => options.onError?.(error),
@@ -75,7 +83,7 @@ export class Client implements AsyncDisposable {
     const modern = new ModernEra({
       clientInfo: options.clientInfo ?? limits.DEFAULT_CLIENT_INFO,
       capabilities: modernCapabilities(clientCapabilities(options)),
-      requests,
+      answer,
       maxRounds: options.limits?.maxInputRounds ?? limits.DEFAULT_MAX_INPUT_ROUNDS,
       cancelsByClosing: transport.cancelsByClosing === true,
       logLevel: () => this.#logLevel,
@@ -137,16 +145,16 @@ export class Client implements AsyncDisposable {
     return this.#tools.accept(tools, (message) => this.#options.onWarning?.(message));
   }
 
-  listResources(options?: CallOptions): Promise<Resource[]> {
-    return this.#list('resources/list', 'resources', parsers.parseResources, options);
+  async listResources(options?: CallOptions): Promise<Resource[]> {
+    return this.#list('resources/list', 'resources', (await contentParsers()).parseResources, options);
   }
 
-  listResourceTemplates(options?: CallOptions): Promise<ResourceTemplate[]> {
-    return this.#list('resources/templates/list', 'resources', parsers.parseTemplates, options);
+  async listResourceTemplates(options?: CallOptions): Promise<ResourceTemplate[]> {
+    return this.#list('resources/templates/list', 'resources', (await contentParsers()).parseTemplates, options);
   }
 
-  listPrompts(options?: CallOptions): Promise<Prompt[]> {
-    return this.#list('prompts/list', 'prompts', parsers.parsePrompts, options);
+  async listPrompts(options?: CallOptions): Promise<Prompt[]> {
+    return this.#list('prompts/list', 'prompts', (await contentParsers()).parsePrompts, options);
   }
 
   /** Calls a tool; omitted `args` are sent as `{}`. A tool's own failure is `isError: true`, not a throw. */
@@ -165,7 +173,8 @@ export class Client implements AsyncDisposable {
   /** Reads a resource; `blob` contents arrive decoded to bytes. A missing resource is a `ResourceNotFoundError`. */
   async readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
     try {
-      return await this.#gated('resources/read', 'resources', { uri }, parsers.parseRead, options);
+      const { parseRead } = await contentParsers();
+      return await this.#gated('resources/read', 'resources', { uri }, parseRead, options);
     } catch (error) {
       const notFound = error instanceof RpcError && (error.code === -32002 || error.code === ErrorCode.InvalidParams);
       throw notFound ? new ResourceNotFoundError(uri, error) : error;
@@ -173,16 +182,16 @@ export class Client implements AsyncDisposable {
   }
 
   /** Renders a prompt, its content parts flattened and binary data decoded. */
-  getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<PromptResult> {
+  async getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<PromptResult> {
     const params = { name, ...(args && { arguments: args }) };
-    return this.#gated('prompts/get', 'prompts', params, parsers.parsePrompt, options);
+    return this.#gated('prompts/get', 'prompts', params, (await contentParsers()).parsePrompt, options);
   }
 
   /**
    * Suggestions for one argument of a prompt or resource template; `context` holds
    * arguments already chosen (2025-06-18 on).
    */
-  complete(
+  async complete(
     ref: PromptReference | ResourceTemplateReference,
     argName: string,
     argValue: string,
@@ -194,7 +203,8 @@ export class Client implements AsyncDisposable {
       argument: { name: argName, value: argValue },
       ...(context && { context: { arguments: context } }),
     };
-    return this.#gated('completion/complete', this.#completionCapability(), params, parsers.parseComplete, options);
+    const { parseComplete } = await contentParsers();
+    return this.#gated('completion/complete', this.#completionCapability(), params, parseComplete, options);
   }
 
   /** Checks the server answers: `ping` in the legacy era, `server/discover` in 2026-07-28 (which has no ping). */
@@ -236,9 +246,12 @@ export class Client implements AsyncDisposable {
    * same events from the session's notifications and `resources/subscribe`.
    */
   async listen(filter: ListenFilter): Promise<Subscription> {
+    const { Listeners } = await listeners();
     const refusal = this.#connection.refusal('subscriptions/listen');
     if (refusal) throw refusal;
+    this.#listeners ??= new Listeners();
     if (this.era === 'legacy') {
+      this.#connection.wantServerMessages();
       return this.#listeners.openLegacy(
         filter,
         this.serverCapabilities,
@@ -283,7 +296,7 @@ export class Client implements AsyncDisposable {
    * signals, waits a short grace for handlers, closes the transport. Idempotent.
    */
   async close(): Promise<void> {
-    this.#listeners.closeAll();
+    this.#listeners?.closeAll();
     await this.#channel.close();
   }
 

@@ -4,6 +4,7 @@ import { SessionExpiredError } from '../errors/session-expired-error.js';
 import type { Implementation } from '../protocol/implementation.js';
 import { isModernProtocolVersion } from '../protocol/versions.js';
 import type { Transport } from '../transport/transport.js';
+import { lazy } from '../util/lazy.js';
 import { type CapabilityPath, clientCapabilities, hasCapability } from './capabilities.js';
 import type { ConnectContext, Era, ServerIdentity } from './era.js';
 import { chooseEra } from './era-detection.js';
@@ -11,9 +12,24 @@ import { legacyEra } from './legacy-era.js';
 import type { ModernEra } from './modern-era.js';
 import { type CallOptions, type ClientOptions, DEFAULT_CLIENT_INFO, DEFAULT_PROBE_TIMEOUT } from './options.js';
 import { parseEmpty } from './parsers.js';
-import { ResultCache } from './result-cache.js';
+import type { ResultCache } from './result-cache.js';
 import type { RpcChannel } from './rpc-channel.js';
 import type { SessionSnapshot } from './session.js';
+
+/** Methods whose results carry cache hints (2026-07-28 §Caching). */
+const CACHEABLE = new Set([
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
+
+/** Whether a result asks to be kept: a positive `ttlMs` (absent or not positive means 0, §Caching). */
+function hasTtl(raw: unknown): boolean {
+  const ttl = typeof raw === 'object' && raw !== null ? (raw as { ttlMs?: unknown }).ttlMs : undefined;
+  return typeof ttl === 'number' && ttl > 0;
+}
 
 /**
  * The Client's link to its server: which era it speaks and what it learned
@@ -26,7 +42,11 @@ export class Connection {
   readonly #channel: RpcChannel;
   readonly #options: ClientOptions;
   readonly #modern: ModernEra;
-  readonly #cache = new ResultCache();
+  /** Created on the first result that carries a TTL (only 2026-07-28 servers send one). */
+  #cache: ResultCache | undefined;
+  readonly #loadCache = lazy(async () => new (await import('./result-cache.js')).ResultCache());
+  /** The client does something with messages the server starts on its own (SessionInfo.serverMessages). */
+  #serverMessages: boolean;
   /** Resources subscribed to (legacy), so a renewed session can subscribe again. */
   readonly subscriptions = new Set<string>();
   #era: Era = legacyEra;
@@ -41,6 +61,8 @@ export class Connection {
     this.#channel = channel;
     this.#options = options;
     this.#modern = modern;
+    const { sampling, elicitation, roots, onNotification } = options;
+    this.#serverMessages = Boolean(sampling || elicitation || roots || onNotification);
   }
 
   get era(): Era {
@@ -57,7 +79,13 @@ export class Connection {
 
   /** A server notification: drop what it makes stale. */
   noticed(method: string, params: Readonly<Record<string, unknown>> | undefined): void {
-    this.#cache.invalidate(method, params);
+    this.#cache?.invalidate(method, params);
+  }
+
+  /** Something (a legacy `listen()`) now wants what the server sends on its own: HTTP opens its GET stream. */
+  wantServerMessages(): void {
+    this.#serverMessages = true;
+    if (this.#era.kind === 'legacy') this.#transport.openServerStream?.();
   }
 
   /** Detects the era and opens the session, or continues `resume`; once. */
@@ -119,10 +147,10 @@ export class Connection {
     parse: (raw: unknown) => T,
     options: CallOptions = {},
   ): Promise<T> {
-    const cacheable = ResultCache.cacheable(method) && options.cache !== false;
-    const key = cacheable ? ResultCache.key(method, params) : '';
+    const cacheable = CACHEABLE.has(method) && options.cache !== false;
+    const key = cacheable ? `${method} ${JSON.stringify(params ?? {})}` : '';
     const credential = () => this.#transport.credentialKey?.();
-    const hit = cacheable ? await this.#cache.get(key, credential) : undefined;
+    const hit = cacheable && this.#cache ? await this.#cache.get(key, credential) : undefined;
     if (hit) return hit.value as T;
     let raw: unknown;
     let retried = false;
@@ -148,7 +176,10 @@ export class Connection {
       value = await send();
     }
     // Results of input rounds are never cached (2026-07-28 §Caching).
-    if (cacheable && !retried) this.#cache.set(key, value, raw, await credential());
+    if (cacheable && !retried && hasTtl(raw)) {
+      this.#cache ??= await this.#loadCache();
+      this.#cache.set(key, value, raw, await credential());
+    }
     return value;
   }
 
@@ -158,7 +189,7 @@ export class Connection {
         const server = await this.#era.connect(this.#context(options.signal ? { signal: options.signal } : {}));
         this.#started(server);
         this.#generation++;
-        this.#cache.clear();
+        this.#cache?.clear();
         for (const uri of this.subscriptions) {
           await this.#era.request(this.#channel, 'resources/subscribe', { uri }, { parse: parseEmpty });
         }
@@ -184,6 +215,7 @@ export class Connection {
     this.#transport.sessionStarted?.({
       protocolVersion: server.protocolVersion,
       era: this.#era.kind,
+      serverMessages: this.#serverMessages,
       ...(sessionId !== undefined && { sessionId }),
     });
   }

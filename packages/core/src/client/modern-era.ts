@@ -15,15 +15,14 @@ import {
   META_PROTOCOL_VERSION,
   META_SERVER_INFO,
 } from '../protocol/meta.js';
-import { InputRequiredResultSchema } from '../protocol/mrtr.js';
 import { resultTypeOf } from '../protocol/result.js';
 import { MODERN_PROTOCOL_VERSIONS } from '../protocol/versions.js';
+import { lazy } from '../util/lazy.js';
 import type { ConnectContext, Era, ServerIdentity } from './era.js';
 import { encodeHeaderValue } from './header-values.js';
-import { answerInputRequests } from './input-requests.js';
 import { resultParser } from './parse-result.js';
+import type { AnswerRequest } from './request-answerer.js';
 import type { RequestOptions, RpcChannel } from './rpc-channel.js';
-import type { ServerRequests } from './server-requests.js';
 
 /** Methods whose result may be `input_required` (2026-07-28 §MRTR). */
 const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -37,7 +36,8 @@ const NAME_PARAM: Readonly<Record<string, string>> = {
 export interface ModernEraOptions {
   readonly clientInfo: Implementation;
   readonly capabilities: ClientCapabilities;
-  readonly requests: ServerRequests;
+  /** Answers input requests with the client's handlers. */
+  readonly answer: AnswerRequest;
   /** Input rounds one request may take before it fails (limits.maxInputRounds). */
   readonly maxRounds: number;
   /** The transport cancels by closing the request's stream (HTTP): no `notifications/cancelled` then. */
@@ -48,9 +48,10 @@ export interface ModernEraOptions {
   readonly extraHeaders: (method: string, params: Record<string, unknown> | undefined) => Record<string, string>;
 }
 
-type Step<T> =
-  | { readonly done: true; readonly value: T }
-  | { readonly done: false; readonly input: v.InferOutput<typeof InputRequiredResultSchema> };
+type Step<T> = { readonly done: true; readonly value: T } | { readonly done: false; readonly raw: unknown };
+
+/** The MRTR round driver, loaded on the first `input_required` result. */
+const inputRounds = lazy(() => import('./input-requests.js'));
 
 /**
  * The stateless era (2026-07-28): no handshake and no session. `server/discover`
@@ -117,21 +118,16 @@ export class ModernEra implements Era {
       const body = { ...params, ...extra };
       const step = await this.#send(channel, method, body, { ...options, parse });
       if (step.done) return step.value;
+      const rounds = await inputRounds();
+      const input = rounds.inputRequired(method, step.raw);
       if (round >= this.#options.maxRounds) {
         throw new McpError(
           `${method}: the server asked for input more than ${this.#options.maxRounds} times (limits.maxInputRounds)`,
         );
       }
       options.onInputRound?.();
-      const { inputRequests, requestState } = step.input;
       const signal = options.signal ?? new AbortController().signal;
-      extra = {
-        ...(inputRequests && {
-          inputResponses: await answerInputRequests(this.#options.requests, method, inputRequests, signal),
-        }),
-        // Echoed exactly as received, never read (2026-07-28 §MRTR).
-        ...(requestState !== undefined && { requestState }),
-      };
+      extra = await rounds.retryParams(this.#options.answer, method, input, signal);
     }
   }
 
@@ -197,10 +193,7 @@ function stepOf<T>(method: string, raw: unknown, parse: (raw: unknown) => T): St
     throw new ProtocolError(
       `${method}: the server answered input_required, which only tools/call, prompts/get and resources/read may`,
     );
-  const parsed = v.safeParse(InputRequiredResultSchema, raw);
-  if (!parsed.success)
-    throw new ProtocolError(`${method}: invalid input_required result: ${v.summarize(parsed.issues)}`, parsed.issues);
-  return { done: false, input: parsed.output };
+  return { done: false, raw };
 }
 
 function sharedModernVersion(error: unknown, pinned: string | undefined): string | undefined {

@@ -25,3 +25,8 @@ export async function collectPages<T>(
   }
   throw new ProtocolError(`${method}: the server sent more than ${maxPages} pages (limits.maxPages)`);
 }
+
+/** One page of a list result. */
+export function page<T>(items: readonly T[], nextCursor: string | undefined): Page<T> {
+  return { items, nextCursor };
+}

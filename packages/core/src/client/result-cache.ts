@@ -7,15 +7,6 @@ interface Entry {
   readonly credential: string | undefined;
 }
 
-/** Methods whose results carry cache hints (2026-07-28 §Caching). */
-const CACHEABLE = new Set([
-  'tools/list',
-  'prompts/list',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-]);
-
 /** What each list_changed notification makes stale. */
 const INVALIDATES: Readonly<Record<string, readonly string[]>> = {
   'notifications/tools/list_changed': ['tools/list'],
@@ -35,14 +26,6 @@ export class ResultCache {
 
   constructor(now: () => number = Date.now) {
     this.#now = now;
-  }
-
-  static cacheable(method: string): boolean {
-    return CACHEABLE.has(method);
-  }
-
-  static key(method: string, params: Readonly<Record<string, unknown>> | undefined): string {
-    return `${method} ${JSON.stringify(params ?? {})}`;
   }
 
   /** A fresh entry; `credential` is asked only for a `private` one. */

@@ -1,40 +1,10 @@
 import type { CompleteResult } from '../protocol/completion.js';
-import type { ContentBlock } from '../protocol/content.js';
 import type { GetPromptResult } from '../protocol/prompts.js';
 import type { ReadResourceResult as WireReadResult } from '../protocol/resources.js';
-import type { CallToolResult } from '../protocol/tools.js';
 import { decodeBase64 } from '../util/base64.js';
-import type {
-  Completion,
-  PromptPart,
-  PromptResult,
-  ReadResourceResult,
-  ResourceContent,
-  ToolResult,
-} from './results.js';
+import type { Completion, PromptPart, PromptResult, ReadResourceResult, ResourceContent } from './results.js';
 
-type Part = Readonly<Record<string, unknown>>;
-
-const str = (part: Part, key: string): string | undefined => {
-  const value = part[key];
-  return typeof value === 'string' ? value : undefined;
-};
-
-/** Keeps every part verbatim and in order; `text` joins the text parts. */
-export function toToolResult(result: CallToolResult): ToolResult {
-  const content = result.content as readonly ContentBlock[];
-  let text = '';
-  for (const part of content as readonly Part[]) {
-    if (part.type === 'text') text += str(part, 'text') ?? '';
-  }
-  return {
-    content,
-    text,
-    isError: result.isError === true,
-    ...(result.structuredContent !== undefined && { structuredContent: result.structuredContent }),
-    ...(result._meta !== undefined && { _meta: result._meta }),
-  };
-}
+import { type Part, str } from './tool-result.js';
 
 /** One resource body with a base64 `blob` decoded to bytes. */
 export function toResourceContent(contents: Part): ResourceContent {

@@ -6,6 +6,7 @@ import { RpcError } from '../errors/rpc-error.js';
 import { TransportError } from '../errors/transport-error.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import {
+  isRequestId,
   type JsonRpcErrorResponse,
   JsonRpcErrorResponseSchema,
   type JsonRpcMessage,
@@ -16,7 +17,6 @@ import {
   type JsonRpcResultResponse,
   JsonRpcResultResponseSchema,
   type RequestId,
-  RequestIdSchema,
 } from '../protocol/jsonrpc.js';
 import { ProgressNotificationParamsSchema } from '../protocol/progress.js';
 import type { SendOptions, Transport, TransportEvent } from '../transport/transport.js';
@@ -258,7 +258,7 @@ export class RpcChannel {
 
   #onResponse(raw: object): void {
     const rawId = 'id' in raw ? raw.id : undefined;
-    const id = v.is(RequestIdSchema, rawId) ? rawId : undefined;
+    const id = isRequestId(rawId) ? rawId : undefined;
     const call = id === undefined ? undefined : this.#pending.get(id);
     const isError = 'error' in raw;
     const parsed = isError
@@ -335,14 +335,14 @@ export class RpcChannel {
   #onServerCancel(params: unknown): void {
     const requestId =
       typeof params === 'object' && params !== null && 'requestId' in params ? params.requestId : undefined;
-    if (!v.is(RequestIdSchema, requestId)) return;
+    if (!isRequestId(requestId)) return;
     this.#handlers.get(idKey(requestId))?.abort(new DOMException('cancelled by the server', 'AbortError'));
   }
 
   #onRequest(raw: object): void {
     const parsed = v.safeParse(JsonRpcRequestSchema, raw);
     if (!parsed.success) {
-      const id = 'id' in raw && v.is(RequestIdSchema, raw.id) ? raw.id : undefined;
+      const id = 'id' in raw && isRequestId(raw.id) ? raw.id : undefined;
       const error = new ProtocolError(`mcp: invalid request from the server: ${v.summarize(parsed.issues)}`);
       if (id === undefined) this.#report(error);
       else this.#reply(id, { error: { code: ErrorCode.InvalidRequest, message: error.message } });

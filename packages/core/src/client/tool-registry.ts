@@ -1,5 +1,12 @@
 import type { Tool } from '../protocol/tools.js';
-import { type HeaderParam, headerAnnotations, paramHeaders } from './x-mcp-header.js';
+import { lazy } from '../util/lazy.js';
+import type { HeaderParam } from './x-mcp-header.js';
+
+/** The `x-mcp-header` rules, loaded the first time a listed tool carries an annotation. */
+const annotationRules = lazy(() => import('./x-mcp-header.js'));
+
+/** Whether any part of a tool's input schema carries an `x-mcp-header` annotation. */
+const annotated = (tool: Tool): boolean => JSON.stringify(tool.inputSchema).includes('"x-mcp-header":');
 
 /**
  * What the client knows of the server's tools for the 2026-07-28 headers: the
@@ -8,10 +15,16 @@ import { type HeaderParam, headerAnnotations, paramHeaders } from './x-mcp-heade
  */
 export class ToolRegistry {
   readonly #params = new Map<string, readonly HeaderParam[]>();
+  #paramHeaders:
+    | ((params: readonly HeaderParam[], args: Readonly<Record<string, unknown>>) => Record<string, string>)
+    | undefined;
 
   /** Keeps the valid tools and remembers their header parameters. */
-  accept(tools: readonly Tool[], warn: (message: string) => void): Tool[] {
+  async accept(tools: readonly Tool[], warn: (message: string) => void): Promise<Tool[]> {
     this.#params.clear();
+    if (!tools.some(annotated)) return [...tools];
+    const { headerAnnotations, paramHeaders } = await annotationRules();
+    this.#paramHeaders = paramHeaders;
     const valid: Tool[] = [];
     for (const tool of tools) {
       const annotations = headerAnnotations(tool);
@@ -28,6 +41,6 @@ export class ToolRegistry {
   /** `Mcp-Param-*` headers of a call; none for a tool never listed (it is sent without them). */
   headers(name: string, args: Readonly<Record<string, unknown>>): Record<string, string> {
     const params = this.#params.get(name);
-    return params ? paramHeaders(params, args) : {};
+    return params && this.#paramHeaders ? this.#paramHeaders(params, args) : {};
   }
 }

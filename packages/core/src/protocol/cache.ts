@@ -8,7 +8,10 @@ export const CACHE_SCOPES = ['public', 'private'] as const;
  * fail the call it rides on, and private is the reading that never leaks a
  * result across authorization contexts.
  */
-export const CacheScopeSchema = v.fallback(v.picklist(CACHE_SCOPES), 'private');
+export const CacheScopeSchema = v.pipe(
+  v.unknown(),
+  v.transform((scope): (typeof CACHE_SCOPES)[number] => (scope === 'public' ? 'public' : 'private')),
+);
 export type CacheScope = v.InferOutput<typeof CacheScopeSchema>;
 
 /**

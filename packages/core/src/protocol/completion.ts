@@ -33,7 +33,13 @@ export const MAX_COMPLETION_VALUES = 100;
 export const CompleteResultSchema = v.looseObject({
   ...resultEntries,
   completion: v.looseObject({
-    values: v.pipe(v.array(v.string()), v.maxLength(MAX_COMPLETION_VALUES)),
+    values: v.pipe(
+      v.array(v.string()),
+      v.check(
+        (values) => values.length <= MAX_COMPLETION_VALUES,
+        `Invalid length: at most ${MAX_COMPLETION_VALUES} values`,
+      ),
+    ),
     total: v.optional(v.number()),
     hasMore: v.optional(v.boolean()),
   }),

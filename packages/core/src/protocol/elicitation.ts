@@ -116,7 +116,11 @@ export type ElicitRequestFormParams = v.InferOutput<typeof ElicitRequestFormPara
 export const urlParamsEntries = {
   mode: v.literal('url'),
   message: v.string(),
-  url: v.pipe(v.string(), v.url()),
+  // URL.canParse over v.url(): the same WHATWG parse, one less validator in every bundle.
+  url: v.pipe(
+    v.string(),
+    v.check((url) => URL.canParse(url), 'Invalid URL'),
+  ),
   elicitationId: v.optional(v.string()),
   _meta: v.optional(MetaSchema),
 };

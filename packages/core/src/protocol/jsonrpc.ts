@@ -10,6 +10,11 @@ const JsonRpcVersionSchema = v.literal(JSONRPC_VERSION);
 export const RequestIdSchema = v.union([v.pipe(v.number(), v.integer()), v.string()]);
 export type RequestId = v.InferOutput<typeof RequestIdSchema>;
 
+/** Whether `value` is a request id: a string or an integer (what RequestIdSchema accepts). */
+export function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || Number.isInteger(value);
+}
+
 /** A request: expects exactly one response with the same `id`. MCP params are always an object. */
 export const JsonRpcRequestSchema = v.looseObject({
   jsonrpc: JsonRpcVersionSchema,
@@ -54,7 +59,12 @@ export type JsonRpcErrorObject = v.InferOutput<typeof JsonRpcErrorObjectSchema>;
 export const JsonRpcErrorResponseSchema = v.pipe(
   v.looseObject({
     jsonrpc: JsonRpcVersionSchema,
-    id: v.optional(v.nullable(RequestIdSchema)),
+    id: v.optional(
+      v.custom<RequestId | null>(
+        (id) => id === null || isRequestId(id),
+        'Invalid id: Expected string, integer or null',
+      ),
+    ),
     error: JsonRpcErrorObjectSchema,
     result: v.optional(v.never()),
   }),

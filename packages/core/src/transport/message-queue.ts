@@ -7,8 +7,8 @@
 export class MessageQueue<T> implements AsyncIterable<T> {
   #items: T[] = [];
   #head = 0;
-  #waiter: ((result: IteratorResult<T>) => void) | undefined;
-  #failWaiter: ((error: unknown) => void) | undefined;
+  /** Settles the consumer's pending `next()`, with an item or with how the queue ended. */
+  #waiter: ((result: IteratorResult<T> | Promise<IteratorResult<T>>) => void) | undefined;
   #ended = false;
   #error: { error: unknown } | undefined;
   #iterated = false;
@@ -22,7 +22,7 @@ export class MessageQueue<T> implements AsyncIterable<T> {
     if (this.#ended) return;
     const waiter = this.#waiter;
     if (waiter) {
-      this.#waiter = this.#failWaiter = undefined;
+      this.#waiter = undefined;
       waiter({ value: item, done: false });
     } else {
       this.#items.push(item);
@@ -30,25 +30,21 @@ export class MessageQueue<T> implements AsyncIterable<T> {
   }
 
   end(): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    this.#wake();
+    this.#finish(undefined);
   }
 
   fail(error: unknown): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    this.#error = { error };
-    this.#wake();
+    this.#finish({ error });
   }
 
-  #wake(): void {
+  #finish(error: { error: unknown } | undefined): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#error = error;
     const waiter = this.#waiter;
-    const failWaiter = this.#failWaiter;
-    this.#waiter = this.#failWaiter = undefined;
-    if (!waiter) return;
-    if (this.#error && failWaiter) failWaiter(this.#error.error);
-    else waiter({ value: undefined, done: true });
+    this.#waiter = undefined;
+    // Nothing is queued while a consumer waits: it gets the end (or the error).
+    waiter?.(this.#next());
   }
 
   #next(): Promise<IteratorResult<T>> {
@@ -62,13 +58,10 @@ export class MessageQueue<T> implements AsyncIterable<T> {
       }
       return Promise.resolve({ value, done: false });
     }
-    if (this.#ended) {
-      if (this.#error) return Promise.reject(this.#error.error);
-      return Promise.resolve({ value: undefined, done: true });
-    }
-    return new Promise((resolve, reject) => {
+    if (this.#error) return Promise.reject(this.#error.error);
+    if (this.#ended) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve) => {
       this.#waiter = resolve;
-      this.#failWaiter = reject;
     });
   }
 

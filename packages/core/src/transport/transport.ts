@@ -26,6 +26,13 @@ export interface SessionInfo {
   readonly era: 'legacy' | 'modern';
   /** Set when resuming a session from a snapshot. */
   readonly sessionId?: string;
+  /**
+   * Whether the client does anything with messages the server starts on its own
+   * (handlers, `onNotification`, a `listen()` subscription). `false` lets an HTTP
+   * transport skip the optional standalone GET stream (2025-03-26 on: a MAY).
+   * Absent means true.
+   */
+  readonly serverMessages?: boolean;
 }
 
 /**
@@ -45,6 +52,12 @@ export interface Transport {
   close(): Promise<void>;
   /** The handshake finished (or a session was resumed): HTTP sends version headers and opens its GET stream. */
   sessionStarted?(info: SessionInfo): void;
+  /**
+   * The client now wants messages the server starts on its own (e.g. `listen()` in
+   * the legacy era after a session began without them): open the GET stream if
+   * the session has none. Idempotent; a no-op where there is no such stream.
+   */
+  openServerStream?(): void;
   /** The server-assigned session id, for transports that have sessions. */
   readonly sessionId?: string | undefined;
   /** Closing a request's stream cancels it (HTTP); in the modern era no `notifications/cancelled` is sent then. */

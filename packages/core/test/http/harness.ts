@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import {
   Client,
   type ClientOptions,
+  type SessionInfo,
   StreamableHttpTransport,
   type StreamableHttpTransportOptions,
 } from '../../src/index.js';
@@ -76,6 +77,22 @@ export interface OpenOptions {
   readonly client?: ClientOptions;
   /** Call `connect()` before returning (default true). */
   readonly connect?: boolean;
+  /** Rewrites what the Client tells the transport when a session starts (e.g. `serverMessages`). */
+  readonly sessionInfo?: (info: SessionInfo) => SessionInfo;
+}
+
+/** A Streamable HTTP transport that is told something else than the Client says when a session starts. */
+class RewrittenSessionTransport extends StreamableHttpTransport {
+  readonly #rewrite: (info: SessionInfo) => SessionInfo;
+
+  constructor(url: string, options: StreamableHttpTransportOptions, rewrite: (info: SessionInfo) => SessionInfo) {
+    super(url, options);
+    this.#rewrite = rewrite;
+  }
+
+  override sessionStarted(info: SessionInfo): void {
+    super.sessionStarted(this.#rewrite(info));
+  }
 }
 
 export type OpenClient = (url: string, options?: OpenOptions) => Promise<Connected>;
@@ -102,7 +119,10 @@ export function useClients(): OpenClient {
   });
   return async (url, options = {}) => {
     const counting = countingFetch();
-    const transport = new StreamableHttpTransport(url, { fetch: counting.fetch, ...options.transport });
+    const transportOptions = { fetch: counting.fetch, ...options.transport };
+    const transport = options.sessionInfo
+      ? new RewrittenSessionTransport(url, transportOptions, options.sessionInfo)
+      : new StreamableHttpTransport(url, transportOptions);
     const errors: Error[] = [];
     const notifications: { method: string; params: unknown }[] = [];
     const client = new Client(transport, {

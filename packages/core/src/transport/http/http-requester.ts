@@ -1,10 +1,7 @@
-import { CorsError } from '../../errors/cors-error.js';
 import { HttpError } from '../../errors/http-error.js';
-import { NetworkError } from '../../errors/network-error.js';
 import { backoffDelay, parseRetryAfter, sleep } from './backoff.js';
-import { provesNotDelivered } from './network-failure.js';
 import { DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY, type StreamableHttpTransportOptions } from './options.js';
-import { bodyExcerpt } from './read-body.js';
+import { bodyExcerpt, discard } from './read-body.js';
 
 export interface HttpRequest {
   readonly method: 'GET' | 'POST' | 'DELETE';
@@ -71,49 +68,43 @@ export class HttpRequester {
       try {
         verdict = await auth.onResponse(response, described);
       } catch (error) {
-        await response.body?.cancel().catch(() => {});
+        await discard(response);
         throw error;
       }
       // Refused with 401/403, so never run: resending is safe. The provider bounds
       // its attempts (maxAttempts); the cap here only guards against one that never stops.
       if (verdict !== 'retry' || resends >= MAX_AUTH_RESENDS) return response;
-      await response.body?.cancel().catch(() => {});
+      await discard(response);
     }
   }
 
   async #sendWithRetries(request: HttpRequest, described: { method: string; url: URL }): Promise<Response> {
-    const retry = this.#options.retry ?? {};
+    const { retry = {}, auth } = this.#options;
+    const { signal } = request;
     const maxRetries = retry.maxRetries ?? 0;
     const maxDelay = retry.maxDelay ?? DEFAULT_MAX_DELAY;
     for (let attempt = 0; ; attempt++) {
       const headers = new Headers(request.headers);
-      await this.#authorize(headers, request.signal);
-      if (this.#options.auth) {
-        for (const [name, value] of Object.entries(await this.#options.auth.headers(described)))
-          headers.set(name, value);
-      }
-      let response: Response;
+      await this.#authorize(headers, signal);
+      if (auth) setAll(headers, await auth.headers(described));
+      let retryAfter: number | undefined;
       try {
-        response = await this.#follow(request, headers);
+        const response = await this.#follow(request, headers);
+        const { status } = response;
+        if ((status !== 429 && status !== 503) || attempt >= maxRetries) return response;
+        retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+        // A server asking for a longer pause than we wait gets its error, not a hammering.
+        if (retryAfter !== undefined && retryAfter > maxDelay) return response;
+        await discard(response);
       } catch (error) {
-        if (request.signal.aborted) throw request.signal.reason;
-        const failure = this.#networkError(error, request);
+        // Only the fetch throws here: a network failure, retried when that is safe.
+        if (signal.aborted) throw signal.reason;
+        const { networkFailure } = await import('./network-failure.js');
+        const failure = networkFailure(error, (request.url ?? this.url).href);
         const repeatable = failure.delivered === 'no' || request.idempotent;
         if (!repeatable || attempt >= maxRetries) throw failure;
-        await sleep(backoffDelay(attempt, retry.baseDelay ?? DEFAULT_BASE_DELAY, maxDelay), request.signal);
-        continue;
       }
-      if ((response.status === 429 || response.status === 503) && attempt < maxRetries) {
-        const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
-        // A server asking for a longer pause than we wait gets its error, not a hammering.
-        if (retryAfter === undefined || retryAfter <= maxDelay) {
-          await response.body?.cancel().catch(() => {});
-          const delay = retryAfter ?? backoffDelay(attempt, retry.baseDelay ?? DEFAULT_BASE_DELAY, maxDelay);
-          await sleep(delay, request.signal);
-          continue;
-        }
-      }
-      return response;
+      await sleep(retryAfter ?? backoffDelay(attempt, retry.baseDelay ?? DEFAULT_BASE_DELAY, maxDelay), signal);
     }
   }
 
@@ -153,14 +144,16 @@ export class HttpRequester {
       }
       const location = response.headers.get('location');
       if (!REDIRECTS.has(response.status) || location === null || hop >= MAX_REDIRECTS) return response;
-      await response.body?.cancel().catch(() => {});
+      await discard(response);
       const next = new URL(location, target);
       if (next.origin !== this.url.origin) {
         this.#dropCredentials(headers);
       } else if (headers.has('dpop') && this.#options.auth) {
         // A DPoP proof names its URL (htu): a same-origin hop needs a fresh one.
-        const fresh = await this.#options.auth.headers({ method: response.status === 303 ? 'GET' : method, url: next });
-        for (const [name, value] of Object.entries(fresh)) headers.set(name, value);
+        setAll(
+          headers,
+          await this.#options.auth.headers({ method: response.status === 303 ? 'GET' : method, url: next }),
+        );
       }
       if (response.status === 303) {
         method = 'GET';
@@ -177,23 +170,9 @@ export class HttpRequester {
     const { authHeader } = this.#options;
     if (authHeader) headers.delete(authHeader);
   }
-
-  #networkError(error: unknown, request: HttpRequest): NetworkError {
-    const url = (request.url ?? this.url).href;
-    if (provesNotDelivered(error)) {
-      return new NetworkError(`could not connect to ${url}: ${describe(error)}`, url, 'no', { cause: error });
-    }
-    const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
-    const inBrowser = typeof (globalThis as { document?: unknown }).document !== 'undefined';
-    if (inBrowser && origin && origin !== new URL(url).origin && error instanceof TypeError) {
-      return new CorsError(url, origin, { cause: error });
-    }
-    return new NetworkError(`request to ${url} failed: ${describe(error)}`, url, 'unknown', { cause: error });
-  }
 }
 
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return `${error.message}${cause}`;
+/** Sets every header of `values` on `headers`, replacing what was there. */
+export function setAll(headers: Headers, values: Readonly<Record<string, string>>): void {
+  for (const [name, value] of Object.entries(values)) headers.set(name, value);
 }

@@ -3,13 +3,14 @@ import { TransportError } from '../../errors/transport-error.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { SendOptions } from '../transport.js';
 import type { HttpRequester } from './http-requester.js';
-import type { SseCursor, SseMessages } from './sse-messages.js';
+import { discard } from './read-body.js';
+import { newCursor, type SseMessages } from './sse-messages.js';
 
 /**
  * The deprecated HTTP+SSE transport of 2024-11-05, used only as a fallback: a GET
  * opens the event stream, whose first `endpoint` event names the URL to POST
  * every message to; every server message arrives on the stream. Auth headers go
- * on the GET and on every POST.
+ * on the GET and on every POST. Loaded on demand, when a server refuses `initialize`.
  */
 export class LegacySseSession {
   readonly #http: HttpRequester;
@@ -23,35 +24,29 @@ export class LegacySseSession {
     this.#signal = signal;
   }
 
-  /** Opens the stream and waits for its `endpoint` event. */
-  async open(headers: () => Headers): Promise<void> {
-    const response = await this.#http.send({
-      method: 'GET',
-      headers: headers(),
-      signal: this.#signal,
-      idempotent: true,
-    });
-    if (!response.ok || !response.body) throw await this.#http.failure(response);
+  /** Opens the stream with `headers` and waits for its `endpoint` event. */
+  async open(headers: Headers): Promise<void> {
+    const http = this.#http;
+    const response = await http.send({ method: 'GET', headers, signal: this.#signal, idempotent: true });
+    if (!response.ok || !response.body) throw await http.failure(response);
     const body = response.body;
-    const endpoint = new Promise<URL>((resolve, reject) => {
-      const cursor: SseCursor = { lastEventId: undefined, retryMs: undefined, answered: false };
+    this.#endpoint = await new Promise<URL>((resolve, reject) => {
       const onEvent = (event: { event?: string | undefined; data: string }) => {
         if (event.event !== 'endpoint') return false;
-        const url = new URL(event.data.trim(), this.#http.url);
+        const url = new URL(event.data.trim(), http.url);
         // The endpoint must stay on the server's origin, or our credentials would follow it elsewhere.
-        if (url.origin !== this.#http.url.origin) {
-          reject(new ProtocolError(`HTTP+SSE endpoint ${url.href} is not on the origin of ${this.#http.url.href}`));
+        if (url.origin !== http.url.origin) {
+          reject(new ProtocolError(`HTTP+SSE endpoint ${url.href} is not on the origin of ${http.url.href}`));
         } else {
           resolve(url);
         }
         return true;
       };
-      void this.#sse.read(body, cursor, undefined, onEvent).then((broken) => {
+      void this.#sse.read(body, newCursor(), undefined, onEvent).then((broken) => {
         const reason = broken ? `: ${broken.message}` : '';
-        reject(new TransportError(`the HTTP+SSE stream of ${this.#http.url.href} ended${reason}`, { cause: broken }));
+        reject(new TransportError(`the HTTP+SSE stream of ${http.url.href} ended${reason}`, { cause: broken }));
       });
     });
-    this.#endpoint = await endpoint;
   }
 
   /** POSTs one message to the endpoint; its answer comes on the stream. */
@@ -70,6 +65,6 @@ export class LegacySseSession {
       idempotent: options.idempotent === true,
     });
     if (!response.ok) throw await this.#http.failure(response, url);
-    await response.body?.cancel().catch(() => {});
+    await discard(response);
   }
 }

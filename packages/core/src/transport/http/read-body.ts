@@ -7,7 +7,7 @@ export async function readBodyText(response: Response, limit: number): Promise<s
   // A declared length within the limit: let the runtime read it in one go.
   if (Number.isInteger(length) && length <= limit) return response.text();
   const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
+  const chunks: BlobPart[] = [];
   let size = 0;
   try {
     for (;;) {
@@ -16,19 +16,16 @@ export async function readBodyText(response: Response, limit: number): Promise<s
       size += value.byteLength;
       if (size > limit) {
         await reader.cancel().catch(() => {});
-        throw tooLarge(limit);
+        throw new ProtocolError(`response body larger than the ${limit}-byte limit (maxMessageBytes)`);
       }
       chunks.push(value);
     }
   } finally {
     reader.releaseLock();
   }
-  const bytes = chunks.length === 1 ? (chunks[0] as Uint8Array) : concat(chunks, size);
-  return new TextDecoder().decode(bytes);
+  // Blob joins the chunks without a copy loop of our own.
+  return new Blob(chunks).text();
 }
-
-const tooLarge = (limit: number) =>
-  new ProtocolError(`response body larger than the ${limit}-byte limit (maxMessageBytes)`);
 
 /**
  * The start of a body, for error messages: reads only until it has `max`
@@ -54,12 +51,12 @@ export async function bodyExcerpt(response: Response, max = 4096): Promise<strin
   return text.slice(0, max);
 }
 
-function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+/** Drops a body nobody will read, so its connection is freed; never throws. */
+export async function discard(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => {});
+}
+
+/** The response's media type, lower-cased ('' when absent). */
+export function contentType(response: Response): string {
+  return (response.headers.get('content-type') ?? '').toLowerCase();
 }

@@ -8,7 +8,7 @@ export interface SseReadOptions {
   /** Handles one event; `true` means the stream has given what was wanted. */
   readonly onEvent: (event: EventSourceMessage) => boolean;
   /** Told the reader while reading, so a transport closing can cancel it. */
-  readonly track?: (reader: ReadableStreamDefaultReader<Uint8Array>) => () => void;
+  readonly track: (reader: ReadableStreamDefaultReader<Uint8Array>) => () => void;
 }
 
 /** How long a stream may stay open after it gave what was wanted before it is cancelled. */
@@ -24,7 +24,7 @@ const LINGER_MS = 1000;
  */
 export async function readSse(body: ReadableStream<Uint8Array>, options: SseReadOptions): Promise<Error | undefined> {
   const reader = body.getReader();
-  const untrack = options.track?.(reader);
+  const untrack = options.track(reader);
   const decoder = new TextDecoder();
   let done = false;
   let failure: Error | undefined;
@@ -54,7 +54,7 @@ export async function readSse(body: ReadableStream<Uint8Array>, options: SseRead
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
   } finally {
-    untrack?.();
+    untrack();
     reader.releaseLock();
   }
 }

@@ -11,6 +11,11 @@ export interface SseCursor {
   answered: boolean;
 }
 
+/** A cursor for a stream read from its start. */
+export function newCursor(): SseCursor {
+  return { lastEventId: undefined, retryMs: undefined, answered: false };
+}
+
 /**
  * Turns SSE bodies into inbound messages, in arrival order. Priming events
  * (an id and empty data, 2025-11-25), comments and event types other than
@@ -81,7 +86,7 @@ export class SseMessages {
 }
 
 /** Whether `message` is the response to request `id`. */
-export function answers(message: unknown, id: RequestId): boolean {
+export function answers(message: unknown, id: RequestId): message is { id: RequestId } {
   if (typeof message !== 'object' || message === null || 'method' in message) return false;
   return 'id' in message && message.id === id;
 }

@@ -1,14 +1,15 @@
 import { HttpError } from '../../errors/http-error.js';
-import { anySignal } from '../../util/signals.js';
 import { backoffDelay, sleep } from './backoff.js';
 import type { HttpRequester } from './http-requester.js';
 import { DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY } from './options.js';
-import type { SseCursor, SseMessages } from './sse-messages.js';
+import { newCursor, type SseMessages } from './sse-messages.js';
 
+/** What the stream needs from its transport. */
 export interface StandaloneStreamContext {
   readonly http: HttpRequester;
   readonly sse: SseMessages;
   readonly headers: () => Headers;
+  /** Ends the stream: the session was forgotten or the transport closed. */
   readonly signal: AbortSignal;
   readonly onSessionGone: () => void;
   readonly report: (error: Error) => void;
@@ -20,58 +21,37 @@ const MAX_FAILURES = 8;
 const IDLE_REOPEN_DELAY = 1000;
 
 /**
- * The standalone GET stream of a session (2025-03-26 on): where the server sends
- * requests and notifications outside any POST. 405 means the server offers none.
- * A dropped stream is reopened with jittered backoff (and `Last-Event-ID`);
- * a clean idle close is no error.
+ * Runs the standalone GET stream of a session (2025-03-26 on) until `signal`
+ * aborts: where the server sends requests and notifications outside any POST.
+ * 405 means the server offers none. A dropped stream is reopened with jittered
+ * backoff (and `Last-Event-ID`); a clean idle close is no error. Loaded on
+ * demand: a client that takes no server-initiated messages never opens one.
  */
-export class StandaloneStream {
-  readonly #context: StandaloneStreamContext;
-  readonly #stopper = new AbortController();
-
-  constructor(context: StandaloneStreamContext) {
-    this.#context = context;
-  }
-
-  start(): void {
-    void this.#run();
-  }
-
-  stop(): void {
-    this.#stopper.abort();
-  }
-
-  async #run(): Promise<void> {
-    const context = this.#context;
-    const { http, sse } = context;
-    const signal = anySignal(context.signal, this.#stopper.signal);
-    const cursor: SseCursor = { lastEventId: undefined, retryMs: undefined, answered: false };
-    let failures = 0;
-    while (!signal.aborted) {
-      try {
-        const headers = context.headers();
-        if (cursor.lastEventId !== undefined) headers.set('last-event-id', cursor.lastEventId);
-        const response = await http.send({ method: 'GET', headers, signal, idempotent: true });
-        if (response.status === 405) return;
-        if (response.status === 404) {
-          context.onSessionGone();
-          return;
-        }
-        if (!response.ok || !response.body) throw await http.failure(response);
-        failures = 0;
-        const broken = await sse.read(response.body, cursor);
-        if (broken && !signal.aborted) throw broken;
-        await sleep(cursor.retryMs ?? IDLE_REOPEN_DELAY, signal);
-      } catch (error) {
-        if (signal.aborted) return;
-        failures++;
-        if (failures >= MAX_FAILURES || (error instanceof HttpError && error.status < 500 && error.status !== 429)) {
-          context.report(error instanceof Error ? error : new Error(String(error)));
-          return;
-        }
-        const delay = cursor.retryMs ?? backoffDelay(failures, DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY);
-        await sleep(delay, signal).catch(() => {});
+export async function runStandaloneStream(context: StandaloneStreamContext): Promise<void> {
+  const { http, sse, signal } = context;
+  const cursor = newCursor();
+  let failures = 0;
+  while (!signal.aborted) {
+    try {
+      const headers = context.headers();
+      if (cursor.lastEventId !== undefined) headers.set('last-event-id', cursor.lastEventId);
+      const response = await http.send({ method: 'GET', headers, signal, idempotent: true });
+      if (response.status === 405) return;
+      if (response.status === 404) return context.onSessionGone();
+      if (!response.ok || !response.body) throw await http.failure(response);
+      failures = 0;
+      const broken = await sse.read(response.body, cursor);
+      if (broken && !signal.aborted) throw broken;
+      await sleep(cursor.retryMs ?? IDLE_REOPEN_DELAY, signal);
+    } catch (error) {
+      if (signal.aborted) return;
+      failures++;
+      if (failures >= MAX_FAILURES || (error instanceof HttpError && error.status < 500 && error.status !== 429)) {
+        context.report(error instanceof Error ? error : new Error(String(error)));
+        return;
       }
+      const delay = cursor.retryMs ?? backoffDelay(failures, DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY);
+      await sleep(delay, signal).catch(() => {});
     }
   }
 }

@@ -7,27 +7,31 @@ import type { JsonRpcMessage, RequestId } from '../../protocol/jsonrpc.js';
 import { MessageQueue } from '../message-queue.js';
 import type { SendOptions, SessionInfo, Transport, TransportEvent } from '../transport.js';
 import { sleep } from './backoff.js';
-import { HttpRequester } from './http-requester.js';
-import { LegacySseSession } from './legacy-sse-session.js';
+import { HttpRequester, setAll } from './http-requester.js';
+import type { LegacySseSession } from './legacy-sse-session.js';
 import {
   DEFAULT_CLOSE_TIMEOUT,
   DEFAULT_MAX_MESSAGE_BYTES,
   DEFAULT_MAX_RESUME_ATTEMPTS,
   type StreamableHttpTransportOptions,
 } from './options.js';
-import { readBodyText } from './read-body.js';
-import { answers, idLessError, type SseCursor, SseMessages } from './sse-messages.js';
-import { StandaloneStream } from './standalone-stream.js';
+import { contentType, discard, readBodyText } from './read-body.js';
+import { answers, idLessError, newCursor, SseMessages } from './sse-messages.js';
 
+const CLOSED = 'StreamableHttpTransport: closed';
 const SESSION_HEADER = 'mcp-session-id';
+const VERSION_HEADER = 'mcp-protocol-version';
+const SSE = 'text/event-stream';
+const JSON_OR_SSE = `application/json, ${SSE}`;
 
 /**
  * The Streamable HTTP client transport (2025-03-26 … 2025-11-25): every message
  * is a POST whose answer is JSON, an SSE stream, or 202. It keeps the session id,
- * opens the standalone GET stream, resumes broken streams with `Last-Event-ID`,
- * applies the retry policy, and falls back to the 2024-11-05 HTTP+SSE transport
- * when a server refuses `initialize`. Web standards only: it runs wherever
- * `fetch` and `ReadableStream` do.
+ * opens the standalone GET stream when the client takes server-initiated
+ * messages, resumes broken streams with `Last-Event-ID`, applies the retry
+ * policy, and falls back to the 2024-11-05 HTTP+SSE transport when a server
+ * refuses `initialize`. Web standards only: it runs wherever `fetch` and
+ * `ReadableStream` do. The GET stream and the fallback load on first use.
  */
 export class StreamableHttpTransport implements Transport {
   readonly #options: StreamableHttpTransportOptions;
@@ -36,16 +40,21 @@ export class StreamableHttpTransport implements Transport {
   /** Aborts every request and body this transport holds, on close. */
   readonly #closer = new AbortController();
   readonly #sse: SseMessages;
+  readonly #maxBytes: number;
   #sessionId: string | undefined;
   #protocolVersion: string | undefined;
-  #standalone: StandaloneStream | undefined;
+  /** The session may have a GET stream: a legacy-era Streamable HTTP session, stream not turned off. */
+  #streamable = false;
+  /** Stops the GET stream; set from the moment it is asked for, before its code has loaded. */
+  #stream: AbortController | undefined;
   #legacy: LegacySseSession | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(url: string | URL, options: StreamableHttpTransportOptions = {}) {
     this.#options = options;
     this.#http = new HttpRequester(new URL(url), options);
-    this.#sse = new SseMessages(this.#inbound, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
+    this.#maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.#sse = new SseMessages(this.#inbound, this.#maxBytes);
   }
 
   /** The session id the server assigned, once it did. */
@@ -74,37 +83,54 @@ export class StreamableHttpTransport implements Transport {
     return this.#inbound;
   }
 
-  /** The handshake finished: version headers from now on, and the GET stream opens. */
+  /**
+   * The handshake finished: version headers from now on, and the GET stream
+   * opens unless the client does nothing with server-initiated messages (the
+   * stream is a MAY, 2025-03-26 on; `openServerStream` opens it later).
+   */
   sessionStarted(info: SessionInfo): void {
     this.#protocolVersion = info.protocolVersion;
     if (info.sessionId !== undefined) this.#sessionId = info.sessionId;
-    // 2026-07-28 has no GET stream (a modern server answers 405).
-    if (info.era === 'modern' || this.#legacy || this.#options.standaloneStream === false) return;
-    if (this.#closer.signal.aborted) return;
-    this.#standalone?.stop();
-    this.#standalone = new StandaloneStream({
-      http: this.#http,
-      sse: this.#sse,
-      headers: () => this.#headers('text/event-stream'),
-      signal: this.#closer.signal,
-      onSessionGone: () => this.#forgetSession(),
-      report: (error) => this.#inbound.push({ type: 'error', error }),
-    });
-    this.#standalone.start();
+    this.#stopStream();
+    // 2026-07-28 has no GET stream (a modern server answers 405); HTTP+SSE has its own.
+    this.#streamable = info.era === 'legacy' && !this.#legacy && this.#options.standaloneStream !== false;
+    if (info.serverMessages !== false) this.openServerStream();
+  }
+
+  /** Opens the session's GET stream if it may have one and has none yet. */
+  openServerStream(): void {
+    if (!this.#streamable || this.#stream || this.#closer.signal.aborted) return;
+    // Taken now, so a second call opens nothing, and a close or a lost session
+    // while the code loads stops the stream before it sends anything.
+    const stopper = new AbortController();
+    this.#stream = stopper;
+    void import('./standalone-stream.js').then(
+      ({ runStandaloneStream }) =>
+        runStandaloneStream({
+          http: this.#http,
+          sse: this.#sse,
+          headers: () => this.#headers(SSE),
+          signal: stopper.signal,
+          onSessionGone: () => this.#forgetSession(),
+          report: this.#report,
+        }),
+      this.#report,
+    );
   }
 
   async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
-    if (this.#closing) throw new ClientClosedError('StreamableHttpTransport: closed');
+    if (this.#closing) throw new ClientClosedError(CLOSED);
     if (this.#legacy) return this.#legacy.send(message, options);
     const requestId = 'method' in message && 'id' in message ? (message.id as RequestId) : undefined;
     const method = 'method' in message ? message.method : undefined;
+    const initialize = method === 'initialize';
     // The Client's per-call signal ends this request (timeout, abort, close); a
     // send without one is bounded by the transport's own life.
     const signal = options.signal ?? this.#closer.signal;
-    const headers = this.#headers('application/json, text/event-stream', options.headers);
+    const headers = this.#headers(JSON_OR_SSE, options.headers);
     headers.set('content-type', 'application/json');
     // A new session opens with no version header and no session id (checklist §1.5).
-    if (method === 'initialize') headers.delete('mcp-protocol-version');
+    if (initialize) headers.delete(VERSION_HEADER);
     const sentSession = this.#sessionId;
     const response = await this.#http.send({
       method: 'POST',
@@ -113,21 +139,19 @@ export class StreamableHttpTransport implements Transport {
       signal,
       idempotent: options.idempotent === true,
     });
+    const { status } = response;
 
-    if (response.status === 404 && sentSession !== undefined) {
-      await response.body?.cancel().catch(() => {});
+    if (status === 404 && sentSession !== undefined) {
+      await discard(response);
       // A late 404 for a session already replaced must not wipe out the new one.
       if (sentSession === this.#sessionId) this.#forgetSession();
       throw new SessionExpiredError(this.#http.url.href);
     }
-    if (
-      method === 'initialize' &&
-      [400, 404, 405].includes(response.status) &&
-      this.#options.legacyFallback !== false
-    ) {
-      await response.body?.cancel().catch(() => {});
+    if (initialize && [400, 404, 405].includes(status) && this.#options.legacyFallback !== false) {
+      await discard(response);
+      const { LegacySseSession } = await import('./legacy-sse-session.js');
       const legacy = new LegacySseSession(this.#http, this.#sse, this.#closer.signal);
-      await legacy.open(() => this.#headers('text/event-stream'));
+      await legacy.open(this.#headers(SSE));
       // Only a stream that opened makes this an HTTP+SSE server; else the next
       // request (a re-probe, say) still goes out as Streamable HTTP.
       this.#legacy = legacy;
@@ -137,28 +161,22 @@ export class StreamableHttpTransport implements Transport {
       // A server may refuse with a JSON-RPC error in the body (2026-07-28 sends
       // -32022/-32021/-32020 with 400; 404 + -32601): that error is the answer.
       const answer = requestId === undefined ? undefined : await this.#jsonRpcError(response, requestId);
-      if (answer) {
-        this.#inbound.push({ type: 'message', message: answer });
-        return;
-      }
-      throw await this.#http.failure(response);
+      if (!answer) throw await this.#http.failure(response);
+      return this.#deliver(answer);
     }
 
     const session = response.headers.get(SESSION_HEADER);
-    if (session !== null && method === 'initialize') this.#sessionId = session;
-    if (response.status === 202 || requestId === undefined) {
-      await response.body?.cancel().catch(() => {});
-      return;
-    }
-    const type = (response.headers.get('content-type') ?? '').toLowerCase();
-    if (type.startsWith('text/event-stream')) {
+    if (session !== null && initialize) this.#sessionId = session;
+    if (status === 202 || requestId === undefined) return discard(response);
+    const type = contentType(response);
+    if (type.startsWith(SSE)) {
       // Read in the background: a server may keep the stream open after the
       // response, and that must not hold up this send or any other call.
       void this.#readPostStream(response, requestId, signal);
     } else if (type.startsWith('application/json')) {
       await this.#readJson(response, requestId);
     } else {
-      await response.body?.cancel().catch(() => {});
+      await discard(response);
       throw new ProtocolError(
         `${method}: unexpected response content type ${JSON.stringify(type)} from ${this.#http.url}`,
       );
@@ -167,13 +185,10 @@ export class StreamableHttpTransport implements Transport {
 
   /** The JSON-RPC error answering `requestId` in a failed response's body, if that is what it holds. */
   async #jsonRpcError(response: Response, requestId: RequestId): Promise<object | undefined> {
-    const type = (response.headers.get('content-type') ?? '').toLowerCase();
-    if (!type.startsWith('application/json')) return undefined;
+    if (!contentType(response).startsWith('application/json')) return undefined;
     try {
       const body: unknown = JSON.parse(await readBodyText(response.clone(), 64 * 1024));
-      const matches =
-        typeof body === 'object' && body !== null && 'error' in body && 'id' in body && body.id === requestId;
-      return matches ? body : undefined;
+      return answers(body, requestId) && 'error' in body ? body : undefined;
     } catch {
       return undefined;
     }
@@ -184,22 +199,21 @@ export class StreamableHttpTransport implements Transport {
    * it). Anything else fails that call instead of leaving it to time out.
    */
   async #readJson(response: Response, requestId: RequestId): Promise<void> {
-    const text = await readBodyText(response, this.#options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
+    const text = await readBodyText(response, this.#maxBytes);
+    const excerpt = text.slice(0, 120);
     let message: unknown;
     try {
       message = JSON.parse(text);
     } catch {
-      throw new ProtocolError(`the response body is not JSON: ${text.slice(0, 120)}`);
+      throw new ProtocolError(`the response body is not JSON: ${excerpt}`);
     }
     const items = Array.isArray(message) ? message : [message];
     if (!items.some((item) => answers(item, requestId))) {
       const refusal = idLessError(message);
       if (refusal) throw new RpcError(refusal.code, refusal.message, refusal.data);
-      throw new ProtocolError(
-        `the JSON response does not answer request ${JSON.stringify(requestId)}: ${text.slice(0, 120)}`,
-      );
+      throw new ProtocolError(`the JSON response does not answer request ${JSON.stringify(requestId)}: ${excerpt}`);
     }
-    this.#inbound.push({ type: 'message', message });
+    this.#deliver(message);
   }
 
   /**
@@ -208,58 +222,69 @@ export class StreamableHttpTransport implements Transport {
    * so the call completes without sending the request again.
    */
   async #readPostStream(response: Response, requestId: RequestId, signal: AbortSignal): Promise<void> {
-    const cursor: SseCursor = { lastEventId: undefined, retryMs: undefined, answered: false };
+    const cursor = newCursor();
     const maxResumes = this.#options.maxResumeAttempts ?? DEFAULT_MAX_RESUME_ATTEMPTS;
     let body = response.body;
     for (let resumes = 0; ; resumes++) {
       const broken = body ? await this.#sse.read(body, cursor, requestId) : undefined;
       if (cursor.answered || signal.aborted) return;
-      if (cursor.lastEventId === undefined || resumes >= maxResumes) {
-        const why = broken ? `: ${broken.message}` : '';
-        this.#inbound.push({
-          type: 'error',
-          requestId,
-          error: new TransportError(`the response stream from ${this.#http.url} ended before the response${why}`, {
-            cause: broken,
-          }),
-        });
-        return;
-      }
       try {
-        if (cursor.retryMs !== undefined) await sleep(cursor.retryMs, signal);
-        const headers = this.#headers('text/event-stream');
-        headers.set('last-event-id', cursor.lastEventId);
+        const { lastEventId, retryMs } = cursor;
+        if (lastEventId === undefined || resumes >= maxResumes) {
+          const why = broken ? `: ${broken.message}` : '';
+          throw new TransportError(`the response stream from ${this.#http.url} ended before the response${why}`, {
+            cause: broken,
+          });
+        }
+        if (retryMs !== undefined) await sleep(retryMs, signal);
+        const headers = this.#headers(SSE);
+        headers.set('last-event-id', lastEventId);
         const resumed = await this.#http.send({ method: 'GET', headers, signal, idempotent: true });
         if (!resumed.ok) throw await this.#http.failure(resumed);
         body = resumed.body;
       } catch (error) {
-        if (signal.aborted) return;
-        this.#inbound.push({
-          type: 'error',
-          requestId,
-          error: error instanceof Error ? error : new TransportError(String(error)),
-        });
+        // A call that could not complete fails alone; an aborted one already has its answer.
+        if (!signal.aborted) {
+          this.#inbound.push({
+            type: 'error',
+            requestId,
+            error: error instanceof Error ? error : new TransportError(String(error)),
+          });
+        }
         return;
       }
     }
   }
 
+  #deliver(message: unknown): void {
+    this.#inbound.push({ type: 'message', message });
+  }
+
+  readonly #report = (error: Error): void => {
+    this.#inbound.push({ type: 'error', error });
+  };
+
   #headers(accept: string, extra?: Readonly<Record<string, string>>): Headers {
     const headers = new Headers(this.#options.headers);
-    if (extra) for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+    if (extra) setAll(headers, extra);
     headers.set('accept', accept);
     if (this.#sessionId !== undefined) headers.set(SESSION_HEADER, this.#sessionId);
     // The header exists from 2025-06-18 on; before, servers assume 2025-03-26.
     if (this.#protocolVersion !== undefined && this.#protocolVersion >= '2025-06-18') {
-      headers.set('mcp-protocol-version', this.#protocolVersion);
+      headers.set(VERSION_HEADER, this.#protocolVersion);
     }
     return headers;
   }
 
+  #stopStream(): void {
+    this.#stream?.abort();
+    this.#stream = undefined;
+  }
+
   #forgetSession(): void {
     this.#sessionId = undefined;
-    this.#standalone?.stop();
-    this.#standalone = undefined;
+    this.#streamable = false;
+    this.#stopStream();
   }
 
   /** Closes every open body, ends the inbound stream, and DELETEs the session (bounded, best effort). */
@@ -270,17 +295,16 @@ export class StreamableHttpTransport implements Transport {
 
   async #close(): Promise<void> {
     const session = this.#sessionId;
-    this.#closer.abort(new ClientClosedError('StreamableHttpTransport: closed'));
+    this.#closer.abort(new ClientClosedError(CLOSED));
     this.#sse.cancelAll();
-    this.#standalone?.stop();
+    this.#stopStream();
     this.#inbound.end();
     if (session === undefined || this.#legacy || this.#options.endSessionOnClose === false) return;
-    const headers = this.#headers('application/json, text/event-stream');
-    headers.set(SESSION_HEADER, session);
     try {
       const signal = AbortSignal.timeout(this.#options.closeTimeout ?? DEFAULT_CLOSE_TIMEOUT);
-      const response = await this.#http.send({ method: 'DELETE', headers, signal, idempotent: true });
-      await response.body?.cancel().catch(() => {});
+      await discard(
+        await this.#http.send({ method: 'DELETE', headers: this.#headers(JSON_OR_SSE), signal, idempotent: true }),
+      );
     } catch {
       // Best effort: the server frees the session on its own timeout anyway.
     }
