@@ -107,4 +107,21 @@ describe('redirects', () => {
     expect(redirected[0]?.headers.host).toBe(new URL(servers.faults).host);
     expect(redirected[0]?.headers['x-api-key']).toBe('raw-secret');
   });
+
+  it('follows a 303 with a GET that carries no body (RFC 9110 §15.4.4)', async () => {
+    const scenario = await servers.scenario({
+      inner: 'stateful',
+      rules: [{ match: { method: 'tools/call', times: 1 }, action: { type: 'redirect', status: 303 } }],
+    });
+    const { client } = await open(scenario.mcp, { transport: { standaloneStream: false } });
+    // The target answers the GET with the session's event stream, which holds no answer.
+    await expect(client.callTool('echo', { text: 'moved' }, { timeout: 300 })).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
+    const { redirected } = await scenario.stats();
+    expect(redirected).toHaveLength(1);
+    expect(redirected[0]?.httpMethod).toBe('GET');
+    expect(redirected[0]?.headers['content-length']).toBeUndefined();
+    expect((await client.callTool('echo', { text: 'next' })).text).toBe('next');
+  });
 });

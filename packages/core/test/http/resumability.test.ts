@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Progress } from '../../src/index.js';
+import { type Progress, TransportError } from '../../src/index.js';
 import { useClients, useHttpServers } from './harness.js';
 
 const servers = useHttpServers();
@@ -53,5 +53,30 @@ describe('resumable POST streams', () => {
     expect(resume).toBeDefined();
     expect(resume!.startedAt - post!.startedAt).toBeGreaterThanOrEqual(95);
     expect((await scenario.stats()).executions).toBe(1);
+  });
+
+  it('fails only that call with TransportError when its stream ends before the response with no event id to resume from', async () => {
+    const scenario = await servers.scenario({
+      // The stateful server sends no event ids: nothing to resume from.
+      inner: 'stateful',
+      rules: [{ match: { method: 'tools/call', times: 1 }, action: { type: 'drop-sse-after', events: 0 } }],
+    });
+    const { client, calls } = await open(scenario.mcp, { transport: { standaloneStream: false } });
+    const error = await client.callTool('echo', { text: 'cut' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as Error).message).toContain('ended before the response');
+    expect(calls.filter((call) => call.httpMethod === 'GET')).toEqual([]);
+    expect((await client.callTool('echo', { text: 'next' })).text).toBe('next');
+  });
+
+  it('fails the call without resuming when maxResumeAttempts is 0', async () => {
+    const scenario = await servers.scenario({
+      inner: 'resumable',
+      rules: [{ match: { method: 'tools/call', times: 1 }, action: { type: 'drop-sse-after', events: 1 } }],
+    });
+    const { client } = await open(scenario.mcp, { transport: { standaloneStream: false, maxResumeAttempts: 0 } });
+    const error = await client.callTool('echo', { text: 'cut' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(resumptions((await scenario.stats()).requests)).toEqual([]);
   });
 });

@@ -1,3 +1,8 @@
+/** First backoff step in ms (RetryOptions.baseDelay). */
+export const DEFAULT_BASE_DELAY = 250;
+/** Cap for one backoff, and the longest `Retry-After` honoured, in ms (RetryOptions.maxDelay). */
+export const DEFAULT_MAX_DELAY = 10_000;
+
 /**
  * Capped exponential backoff with full jitter: a random wait in
  * [0, min(maxDelay, base · 2^attempt)], so many clients do not retry in step.

@@ -1,7 +1,9 @@
-import { HttpError } from '../../errors/http-error.js';
-import { backoffDelay, parseRetryAfter, sleep } from './backoff.js';
-import { DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY, type StreamableHttpTransportOptions } from './options.js';
-import { bodyExcerpt, discard } from './read-body.js';
+import type { HttpError } from '../../errors/http-error.js';
+import { lazy } from '../../util/lazy.js';
+import type { StreamableHttpTransportOptions } from './options.js';
+import { discard } from './read-body.js';
+import type { SentRequest } from './redirects.js';
+import type { FailedAttempt } from './retry-policy.js';
 
 export interface HttpRequest {
   readonly method: 'GET' | 'POST' | 'DELETE';
@@ -14,20 +16,17 @@ export interface HttpRequest {
   readonly idempotent: boolean;
 }
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const MAX_REDIRECTS = 5;
 /** Resends of one request an OAuthProvider may ask for (it gives up sooner: maxAttempts). */
 const MAX_AUTH_RESENDS = 5;
 
+const retryPolicy = lazy(() => import('./retry-policy.js'));
+const redirects = lazy(() => import('./redirects.js'));
+const refusedResponse = lazy(() => import('./refused-response.js'));
+
 /**
  * Sends HTTP requests for a transport: a fresh token on every attempt, the retry
- * policy, and redirects that never carry credentials to another origin.
- *
- * Retries (Go reference, WithHTTPRetry): 429 and 503, honouring `Retry-After`;
- * failures that prove the request never left; and, for requests that are safe
- * to repeat, any network failure — browsers hide the cause (`Failed to fetch`),
- * so there nothing else could ever be retried. Never a failure after a
- * `tools/call` may have reached the server: it could run twice.
+ * policy (retry-policy.ts, loaded once an attempt fails), and redirects that
+ * never carry credentials to another origin.
  */
 export class HttpRequester {
   readonly url: URL;
@@ -79,38 +78,33 @@ export class HttpRequester {
   }
 
   async #sendWithRetries(request: HttpRequest, described: { method: string; url: URL }): Promise<Response> {
-    const { retry = {}, auth } = this.#options;
+    const { retry, auth } = this.#options;
     const { signal } = request;
-    const maxRetries = retry.maxRetries ?? 0;
-    const maxDelay = retry.maxDelay ?? DEFAULT_MAX_DELAY;
     for (let attempt = 0; ; attempt++) {
       const headers = new Headers(request.headers);
       await this.#authorize(headers, signal);
       if (auth) setAll(headers, await auth.headers(described));
-      let retryAfter: number | undefined;
+      let failed: FailedAttempt;
       try {
         const response = await this.#follow(request, headers);
-        const { status } = response;
-        if ((status !== 429 && status !== 503) || attempt >= maxRetries) return response;
-        retryAfter = parseRetryAfter(response.headers.get('retry-after'));
-        // A server asking for a longer pause than we wait gets its error, not a hammering.
-        if (retryAfter !== undefined && retryAfter > maxDelay) return response;
-        await discard(response);
+        // Only 429 and 503 may be retried.
+        if (response.status !== 429 && response.status !== 503) return response;
+        failed = { response };
       } catch (error) {
-        // Only the fetch throws here: a network failure, retried when that is safe.
+        // Only the fetch throws here: a network failure.
         if (signal.aborted) throw signal.reason;
-        const { networkFailure } = await import('./network-failure.js');
-        const failure = networkFailure(error, (request.url ?? this.url).href);
-        const repeatable = failure.delivered === 'no' || request.idempotent;
-        if (!repeatable || attempt >= maxRetries) throw failure;
+        failed = { error };
       }
-      await sleep(retryAfter ?? backoffDelay(attempt, retry.baseDelay ?? DEFAULT_BASE_DELAY, maxDelay), signal);
+      // The attempt failed: the retry policy, loaded now, decides what follows.
+      const { afterFailedAttempt } = await retryPolicy();
+      const settled = await afterFailedAttempt(failed, attempt, request, described.url, retry);
+      if (settled) return settled;
     }
   }
 
   /** An HttpError for a response that is not a success, with a bounded excerpt of its body. */
   async failure(response: Response, url = this.url): Promise<HttpError> {
-    return new HttpError(response.status, url.href, await bodyExcerpt(response));
+    return (await refusedResponse()).httpError(response, url);
   }
 
   async #authorize(headers: Headers, signal: AbortSignal): Promise<void> {
@@ -125,50 +119,17 @@ export class HttpRequester {
     }
   }
 
-  /** Follows redirects itself so it can drop credentials when one leaves the origin. */
+  /** Follows redirects itself (redirects.ts) so it can drop credentials when one leaves the origin. */
   async #follow(request: HttpRequest, headers: Headers): Promise<Response> {
-    const fetchFn = this.#options.fetch ?? globalThis.fetch;
-    let target = request.url ?? this.url;
-    let method = request.method;
-    let body = request.body;
-    for (let hop = 0; ; hop++) {
-      const init: RequestInit = { method, headers, signal: request.signal, redirect: 'manual' };
-      if (body !== undefined) init.body = body;
-      const response = await fetchFn(target, init);
-      if (response.type === 'opaqueredirect') {
-        // Browsers hide the target of a manual redirect. Let the browser follow
-        // it: the Fetch standard drops Authorization across origins, and our
-        // custom auth header goes away here since the browser would keep it.
-        this.#dropCredentials(headers);
-        return fetchFn(target, { ...init, redirect: 'follow' });
-      }
-      const location = response.headers.get('location');
-      if (!REDIRECTS.has(response.status) || location === null || hop >= MAX_REDIRECTS) return response;
-      await discard(response);
-      const next = new URL(location, target);
-      if (next.origin !== this.url.origin) {
-        this.#dropCredentials(headers);
-      } else if (headers.has('dpop') && this.#options.auth) {
-        // A DPoP proof names its URL (htu): a same-origin hop needs a fresh one.
-        setAll(
-          headers,
-          await this.#options.auth.headers({ method: response.status === 303 ? 'GET' : method, url: next }),
-        );
-      }
-      if (response.status === 303) {
-        method = 'GET';
-        body = undefined;
-      }
-      target = next;
-    }
-  }
-
-  #dropCredentials(headers: Headers): void {
-    headers.delete('authorization');
-    // A DPoP proof is bound to this origin's URL and to the token (RFC 9449 §4.2).
-    headers.delete('dpop');
-    const { authHeader } = this.#options;
-    if (authHeader) headers.delete(authHeader);
+    const target = request.url ?? this.url;
+    const init: SentRequest = { method: request.method, headers, signal: request.signal, redirect: 'manual' };
+    if (request.body !== undefined) init.body = request.body;
+    const response = await (this.#options.fetch ?? globalThis.fetch)(target, init);
+    const { status } = response;
+    // Not a redirect, the common case: the code that follows one loads when one comes.
+    if (response.type !== 'opaqueredirect' && (status < 300 || status > 399)) return response;
+    const { followRedirects } = await redirects();
+    return followRedirects(response, target, init, this.url.origin, this.#options);
   }
 }
 

@@ -47,7 +47,4 @@ export interface StreamableHttpTransportOptions {
 }
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
-export const DEFAULT_BASE_DELAY = 250;
-export const DEFAULT_MAX_DELAY = 10_000;
-export const DEFAULT_MAX_RESUME_ATTEMPTS = 5;
 export const DEFAULT_CLOSE_TIMEOUT = 5000;

@@ -27,30 +27,6 @@ export async function readBodyText(response: Response, limit: number): Promise<s
   return new Blob(chunks).text();
 }
 
-/**
- * The start of a body, for error messages: reads only until it has `max`
- * characters (HttpError cuts further, marking the cut); never throws.
- */
-export async function bodyExcerpt(response: Response, max = 4096): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    while (text.length <= max) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-    await reader.cancel().catch(() => {});
-  } catch {
-    // A body that breaks mid-way still gives what arrived.
-  } finally {
-    reader.releaseLock();
-  }
-  return text.slice(0, max);
-}
-
 /** Drops a body nobody will read, so its connection is freed; never throws. */
 export async function discard(response: Response): Promise<void> {
   await response.body?.cancel().catch(() => {});

@@ -1,8 +1,15 @@
 import { ProtocolError } from '../../errors/protocol-error.js';
 import type { RequestId } from '../../protocol/jsonrpc.js';
+import { lazy } from '../../util/lazy.js';
 import type { MessageQueue } from '../message-queue.js';
 import type { TransportEvent } from '../transport.js';
-import { readSse } from './sse-events.js';
+
+/**
+ * The SSE reader (with eventsource-parser), loaded on the first `text/event-stream`
+ * body: a server that answers JSON — as 2026-07-28 servers and stateless ones
+ * commonly do — never costs a program the parser.
+ */
+const sseReader = lazy(() => import('./sse-events.js'));
 
 /** Where a stream got to: what a resumption needs, and whether the awaited response came. */
 export interface SseCursor {
@@ -42,6 +49,13 @@ export class SseMessages {
     requestId?: RequestId,
     onEvent?: (event: { event?: string | undefined; data: string }) => boolean,
   ): Promise<Error | undefined> {
+    let readSse: Awaited<ReturnType<typeof sseReader>>['readSse'];
+    try {
+      ({ readSse } = await sseReader());
+    } catch (error) {
+      await body.cancel().catch(() => {});
+      return error instanceof Error ? error : new Error(String(error));
+    }
     return readSse(body, {
       maxLineBytes: this.#maxBytes,
       onRetry: (ms) => {
@@ -77,7 +91,7 @@ export class SseMessages {
       message = JSON.parse(data);
     } catch {
       const error = new ProtocolError(`an SSE event is not JSON: ${data.slice(0, 120)}`);
-      this.#inbound.push(requestId === undefined ? { type: 'error', error } : { type: 'error', error, requestId });
+      this.#inbound.push(errorEvent(error, requestId));
       return;
     }
     if (requestId !== undefined && answers(message, requestId)) cursor.answered = true;
@@ -91,11 +105,7 @@ export function answers(message: unknown, id: RequestId): message is { id: Reque
   return 'id' in message && message.id === id;
 }
 
-/** The error object of an error response that names no request (a parse error, say), if `message` is one. */
-export function idLessError(message: unknown): { code: number; message: string; data?: unknown } | undefined {
-  if (typeof message !== 'object' || message === null || !('error' in message)) return undefined;
-  if ('id' in message && message.id !== null) return undefined;
-  const error = message.error as { code?: unknown; message?: unknown; data?: unknown } | null;
-  if (typeof error?.code !== 'number' || typeof error.message !== 'string') return undefined;
-  return { code: error.code, message: error.message, data: error.data };
+/** An inbound problem: it fails call `requestId` when given, else it is reported (`onError`). */
+export function errorEvent(error: Error, requestId: RequestId | undefined): TransportEvent {
+  return requestId === undefined ? { type: 'error', error } : { type: 'error', error, requestId };
 }

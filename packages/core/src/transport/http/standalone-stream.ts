@@ -1,7 +1,6 @@
 import { HttpError } from '../../errors/http-error.js';
-import { backoffDelay, sleep } from './backoff.js';
+import { backoffDelay, DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY, sleep } from './backoff.js';
 import type { HttpRequester } from './http-requester.js';
-import { DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY } from './options.js';
 import { newCursor, type SseMessages } from './sse-messages.js';
 
 /** What the stream needs from its transport. */
@@ -12,7 +11,8 @@ export interface StandaloneStreamContext {
   /** Ends the stream: the session was forgotten or the transport closed. */
   readonly signal: AbortSignal;
   readonly onSessionGone: () => void;
-  readonly report: (error: Error) => void;
+  /** Tells the client about a problem (`onError`). */
+  readonly report: (problem: unknown) => void;
 }
 
 /** Consecutive failures after which the stream is given up for this session. */
@@ -47,7 +47,7 @@ export async function runStandaloneStream(context: StandaloneStreamContext): Pro
       if (signal.aborted) return;
       failures++;
       if (failures >= MAX_FAILURES || (error instanceof HttpError && error.status < 500 && error.status !== 429)) {
-        context.report(error instanceof Error ? error : new Error(String(error)));
+        context.report(error);
         return;
       }
       const delay = cursor.retryMs ?? backoffDelay(failures, DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY);

@@ -1,28 +1,31 @@
 import { ClientClosedError } from '../../errors/client-closed-error.js';
 import { ProtocolError } from '../../errors/protocol-error.js';
-import { RpcError } from '../../errors/rpc-error.js';
 import { SessionExpiredError } from '../../errors/session-expired-error.js';
 import { TransportError } from '../../errors/transport-error.js';
 import type { JsonRpcMessage, RequestId } from '../../protocol/jsonrpc.js';
+import { lazy } from '../../util/lazy.js';
 import { MessageQueue } from '../message-queue.js';
 import type { SendOptions, SessionInfo, Transport, TransportEvent } from '../transport.js';
-import { sleep } from './backoff.js';
 import { HttpRequester, setAll } from './http-requester.js';
 import type { LegacySseSession } from './legacy-sse-session.js';
-import {
-  DEFAULT_CLOSE_TIMEOUT,
-  DEFAULT_MAX_MESSAGE_BYTES,
-  DEFAULT_MAX_RESUME_ATTEMPTS,
-  type StreamableHttpTransportOptions,
-} from './options.js';
+import { DEFAULT_CLOSE_TIMEOUT, DEFAULT_MAX_MESSAGE_BYTES, type StreamableHttpTransportOptions } from './options.js';
 import { contentType, discard, readBodyText } from './read-body.js';
-import { answers, idLessError, newCursor, SseMessages } from './sse-messages.js';
+import { answers, errorEvent, newCursor, SseMessages } from './sse-messages.js';
 
 const CLOSED = 'StreamableHttpTransport: closed';
 const SESSION_HEADER = 'mcp-session-id';
 const VERSION_HEADER = 'mcp-protocol-version';
 const SSE = 'text/event-stream';
-const JSON_OR_SSE = `application/json, ${SSE}`;
+const JSON_TYPE = 'application/json';
+const JSON_OR_SSE = `${JSON_TYPE}, ${SSE}`;
+
+// Loaded on first use: the GET stream and the HTTP+SSE fallback where a session
+// needs them, the rest only when something went wrong.
+const standaloneStream = lazy(() => import('./standalone-stream.js'));
+const httpSseFallback = lazy(() => import('./legacy-sse-session.js'));
+const refusedResponse = lazy(() => import('./refused-response.js'));
+const unanswered = lazy(() => import('./unanswered.js'));
+const postStreamResumption = lazy(() => import('./resume-post-stream.js'));
 
 /**
  * The Streamable HTTP client transport (2025-03-26 … 2025-11-25): every message
@@ -31,7 +34,8 @@ const JSON_OR_SSE = `application/json, ${SSE}`;
  * messages, resumes broken streams with `Last-Event-ID`, applies the retry
  * policy, and falls back to the 2024-11-05 HTTP+SSE transport when a server
  * refuses `initialize`. Web standards only: it runs wherever `fetch` and
- * `ReadableStream` do. The GET stream and the fallback load on first use.
+ * `ReadableStream` do. The GET stream, the fallback and the handling of what
+ * went wrong load on first use, so a healthy exchange never downloads them.
  */
 export class StreamableHttpTransport implements Transport {
   readonly #options: StreamableHttpTransportOptions;
@@ -104,12 +108,12 @@ export class StreamableHttpTransport implements Transport {
     // while the code loads stops the stream before it sends anything.
     const stopper = new AbortController();
     this.#stream = stopper;
-    void import('./standalone-stream.js').then(
+    void standaloneStream().then(
       ({ runStandaloneStream }) =>
         runStandaloneStream({
           http: this.#http,
           sse: this.#sse,
-          headers: () => this.#headers(SSE),
+          headers: this.#sseHeaders,
           signal: stopper.signal,
           onSessionGone: () => this.#forgetSession(),
           report: this.#report,
@@ -128,7 +132,7 @@ export class StreamableHttpTransport implements Transport {
     // send without one is bounded by the transport's own life.
     const signal = options.signal ?? this.#closer.signal;
     const headers = this.#headers(JSON_OR_SSE, options.headers);
-    headers.set('content-type', 'application/json');
+    headers.set('content-type', JSON_TYPE);
     // A new session opens with no version header and no session id (checklist §1.5).
     if (initialize) headers.delete(VERSION_HEADER);
     const sentSession = this.#sessionId;
@@ -149,9 +153,9 @@ export class StreamableHttpTransport implements Transport {
     }
     if (initialize && [400, 404, 405].includes(status) && this.#options.legacyFallback !== false) {
       await discard(response);
-      const { LegacySseSession } = await import('./legacy-sse-session.js');
+      const { LegacySseSession } = await httpSseFallback();
       const legacy = new LegacySseSession(this.#http, this.#sse, this.#closer.signal);
-      await legacy.open(this.#headers(SSE));
+      await legacy.open(this.#sseHeaders());
       // Only a stream that opened makes this an HTTP+SSE server; else the next
       // request (a re-probe, say) still goes out as Streamable HTTP.
       this.#legacy = legacy;
@@ -160,7 +164,8 @@ export class StreamableHttpTransport implements Transport {
     if (!response.ok) {
       // A server may refuse with a JSON-RPC error in the body (2026-07-28 sends
       // -32022/-32021/-32020 with 400; 404 + -32601): that error is the answer.
-      const answer = requestId === undefined ? undefined : await this.#jsonRpcError(response, requestId);
+      const { jsonRpcError } = await refusedResponse();
+      const answer = requestId === undefined ? undefined : await jsonRpcError(response, requestId);
       if (!answer) throw await this.#http.failure(response);
       return this.#deliver(answer);
     }
@@ -173,7 +178,7 @@ export class StreamableHttpTransport implements Transport {
       // Read in the background: a server may keep the stream open after the
       // response, and that must not hold up this send or any other call.
       void this.#readPostStream(response, requestId, signal);
-    } else if (type.startsWith('application/json')) {
+    } else if (type.startsWith(JSON_TYPE)) {
       await this.#readJson(response, requestId);
     } else {
       await discard(response);
@@ -183,85 +188,61 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
-  /** The JSON-RPC error answering `requestId` in a failed response's body, if that is what it holds. */
-  async #jsonRpcError(response: Response, requestId: RequestId): Promise<object | undefined> {
-    if (!contentType(response).startsWith('application/json')) return undefined;
-    try {
-      const body: unknown = JSON.parse(await readBodyText(response.clone(), 64 * 1024));
-      return answers(body, requestId) && 'error' in body ? body : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
   /**
    * A JSON answer to a request is its response (or a 2025-03-26 batch holding
    * it). Anything else fails that call instead of leaving it to time out.
    */
   async #readJson(response: Response, requestId: RequestId): Promise<void> {
     const text = await readBodyText(response, this.#maxBytes);
-    const excerpt = text.slice(0, 120);
     let message: unknown;
     try {
       message = JSON.parse(text);
     } catch {
-      throw new ProtocolError(`the response body is not JSON: ${excerpt}`);
+      // Not JSON, so it answers nothing: `unanswered` says so.
     }
     const items = Array.isArray(message) ? message : [message];
-    if (!items.some((item) => answers(item, requestId))) {
-      const refusal = idLessError(message);
-      if (refusal) throw new RpcError(refusal.code, refusal.message, refusal.data);
-      throw new ProtocolError(`the JSON response does not answer request ${JSON.stringify(requestId)}: ${excerpt}`);
-    }
+    if (!items.some((item) => answers(item, requestId))) throw (await unanswered()).unansweredError(text, requestId);
     this.#deliver(message);
   }
 
   /**
    * Reads a POST's SSE stream until its response arrives. A stream that breaks
-   * first is resumed with GET + `Last-Event-ID` (2025-11-25 polling included),
-   * so the call completes without sending the request again.
+   * first is resumed (resume-post-stream.ts, loaded then); a call that cannot
+   * complete fails alone.
    */
   async #readPostStream(response: Response, requestId: RequestId, signal: AbortSignal): Promise<void> {
     const cursor = newCursor();
-    const maxResumes = this.#options.maxResumeAttempts ?? DEFAULT_MAX_RESUME_ATTEMPTS;
-    let body = response.body;
-    for (let resumes = 0; ; resumes++) {
-      const broken = body ? await this.#sse.read(body, cursor, requestId) : undefined;
-      if (cursor.answered || signal.aborted) return;
-      try {
-        const { lastEventId, retryMs } = cursor;
-        if (lastEventId === undefined || resumes >= maxResumes) {
-          const why = broken ? `: ${broken.message}` : '';
-          throw new TransportError(`the response stream from ${this.#http.url} ended before the response${why}`, {
-            cause: broken,
-          });
-        }
-        if (retryMs !== undefined) await sleep(retryMs, signal);
-        const headers = this.#headers(SSE);
-        headers.set('last-event-id', lastEventId);
-        const resumed = await this.#http.send({ method: 'GET', headers, signal, idempotent: true });
-        if (!resumed.ok) throw await this.#http.failure(resumed);
-        body = resumed.body;
-      } catch (error) {
-        // A call that could not complete fails alone; an aborted one already has its answer.
-        if (!signal.aborted) {
-          this.#inbound.push({
-            type: 'error',
-            requestId,
-            error: error instanceof Error ? error : new TransportError(String(error)),
-          });
-        }
-        return;
-      }
+    const broken = response.body ? await this.#sse.read(response.body, cursor, requestId) : undefined;
+    if (cursor.answered || signal.aborted) return;
+    try {
+      const { resumePostStream } = await postStreamResumption();
+      await resumePostStream({
+        http: this.#http,
+        sse: this.#sse,
+        headers: this.#sseHeaders,
+        cursor,
+        requestId,
+        signal,
+        broken,
+        maxAttempts: this.#options.maxResumeAttempts,
+      });
+    } catch (error) {
+      // An aborted call already has its answer.
+      if (!signal.aborted) this.#report(error, requestId);
     }
   }
+
+  /** Headers for a GET of an SSE stream (the session's own, a resumption, HTTP+SSE). */
+  readonly #sseHeaders = (): Headers => this.#headers(SSE);
 
   #deliver(message: unknown): void {
     this.#inbound.push({ type: 'message', message });
   }
 
-  readonly #report = (error: Error): void => {
-    this.#inbound.push({ type: 'error', error });
+  /** Reports a problem inbound: it fails call `requestId` when given, else goes to `onError`. */
+  readonly #report = (problem: unknown, requestId?: RequestId): void => {
+    const error = problem instanceof Error ? problem : new TransportError(String(problem));
+    this.#inbound.push(errorEvent(error, requestId));
   };
 
   #headers(accept: string, extra?: Readonly<Record<string, string>>): Headers {

@@ -1,0 +1,53 @@
+import { TransportError } from '../../errors/transport-error.js';
+import type { RequestId } from '../../protocol/jsonrpc.js';
+import { sleep } from './backoff.js';
+import type { HttpRequester } from './http-requester.js';
+import type { SseCursor, SseMessages } from './sse-messages.js';
+
+/** A POST's SSE stream that ended before its response, and what resuming it needs. */
+export interface BrokenPostStream {
+  readonly http: HttpRequester;
+  readonly sse: SseMessages;
+  /** Fresh request headers (session, version, auth) for each GET. */
+  readonly headers: () => Headers;
+  readonly cursor: SseCursor;
+  readonly requestId: RequestId;
+  /** The call's signal: its end stops the resumption. */
+  readonly signal: AbortSignal;
+  /** What broke the stream; undefined when it just ended. */
+  readonly broken: Error | undefined;
+  /** Resumptions allowed before the call fails (StreamableHttpTransportOptions.maxResumeAttempts). */
+  readonly maxAttempts: number | undefined;
+}
+
+/** Resumptions of one broken stream, unless the transport options say otherwise. */
+const DEFAULT_MAX_RESUME_ATTEMPTS = 5;
+
+/**
+ * Resumes a POST's broken SSE stream with GET + `Last-Event-ID` (2025-03-26 on;
+ * 2025-11-25 polling included, waiting out `retry:`) until the response
+ * arrives, so the call completes without sending the request again. Rejects
+ * when the stream cannot be resumed: no event id to resume from, the attempts
+ * are used up, or the GET fails. Loaded on demand: a stream that carries its
+ * response never needs it.
+ */
+export async function resumePostStream(stream: BrokenPostStream): Promise<void> {
+  const { http, sse, cursor, requestId, signal } = stream;
+  const maxAttempts = stream.maxAttempts ?? DEFAULT_MAX_RESUME_ATTEMPTS;
+  let broken = stream.broken;
+  for (let attempt = 0; !cursor.answered && !signal.aborted; attempt++) {
+    const { lastEventId, retryMs } = cursor;
+    if (lastEventId === undefined || attempt >= maxAttempts) {
+      const why = broken ? `: ${broken.message}` : '';
+      throw new TransportError(`the response stream from ${http.url} ended before the response${why}`, {
+        cause: broken,
+      });
+    }
+    if (retryMs !== undefined) await sleep(retryMs, signal);
+    const headers = stream.headers();
+    headers.set('last-event-id', lastEventId);
+    const resumed = await http.send({ method: 'GET', headers, signal, idempotent: true });
+    if (!resumed.ok) throw await http.failure(resumed);
+    broken = resumed.body ? await sse.read(resumed.body, cursor, requestId) : undefined;
+  }
+}

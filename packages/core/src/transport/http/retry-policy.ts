@@ -1,0 +1,46 @@
+import { backoffDelay, DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY, parseRetryAfter, sleep } from './backoff.js';
+import type { HttpRequest } from './http-requester.js';
+import { networkFailure } from './network-failure.js';
+import type { RetryOptions } from './options.js';
+import { discard } from './read-body.js';
+
+/** An attempt that failed: a response refused with 429 or 503, or what `fetch` threw. */
+export type FailedAttempt = { readonly response: Response } | { readonly error: unknown };
+
+/**
+ * The retry policy's verdict on a failed attempt (Go reference, WithHTTPRetry):
+ * resolves with the response that stands, rejects with the failure that stands,
+ * or waits and resolves undefined when the request is to be sent again.
+ *
+ * Retried: 429 and 503, honouring `Retry-After`; failures that prove the
+ * request never left; and, for requests that are safe to repeat, any network
+ * failure — browsers hide the cause (`Failed to fetch`), so there nothing else
+ * could ever be retried. Never a failure after a `tools/call` may have reached
+ * the server: it could run twice. Loaded on demand: a request whose first
+ * attempt succeeds never needs it.
+ */
+export async function afterFailedAttempt(
+  failed: FailedAttempt,
+  attempt: number,
+  request: HttpRequest,
+  url: URL,
+  retry: RetryOptions = {},
+): Promise<Response | undefined> {
+  const maxDelay = retry.maxDelay ?? DEFAULT_MAX_DELAY;
+  const retriesLeft = attempt < (retry.maxRetries ?? 0);
+  let retryAfter: number | undefined;
+  if ('response' in failed) {
+    const { response } = failed;
+    if (!retriesLeft) return response;
+    retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+    // A server asking for a longer pause than we wait gets its error, not a hammering.
+    if (retryAfter !== undefined && retryAfter > maxDelay) return response;
+    await discard(response);
+  } else {
+    const failure = networkFailure(failed.error, url.href);
+    const repeatable = failure.delivered === 'no' || request.idempotent;
+    if (!repeatable || !retriesLeft) throw failure;
+  }
+  await sleep(retryAfter ?? backoffDelay(attempt, retry.baseDelay ?? DEFAULT_BASE_DELAY, maxDelay), request.signal);
+  return undefined;
+}
