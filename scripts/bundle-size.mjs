@@ -50,7 +50,9 @@ const pad = (value, width) => String(value).padStart(width);
 
 function printReport({ bundle, runs, largest }) {
   console.log('@mcp/core minimal browser program (connect over Streamable HTTP, list tools, call one)');
-  console.log('Rollup (as Vite builds for production) split at dynamic import(), minified by esbuild; gzip -9 of each file on its own\n');
+  console.log(
+    'Rollup (as Vite builds for production) split at dynamic import(), minified by esbuild; gzip -9 of each file on its own\n',
+  );
   console.log(`${'chunk'.padEnd(44)}${pad('minified', 10)}${pad('gzip', 8)}`);
   for (const chunk of bundle.chunks) {
     const label = `${chunk.file}${chunk.entry ? ' (entry)' : ''}`;
