@@ -29,6 +29,21 @@ export default [
       entryFileNames: (chunk) => (chunk.isEntry ? '[name].js' : 'lib/[name].js'),
     },
   },
+  // The build Node (and Deno, Bun) load directly, unbundled: few files, as loading
+  // a hundred small modules costs a process memory and start-up time. Features
+  // the Client loads on demand still get chunks of their own.
+  {
+    input,
+    external,
+    plugins: [esbuild({ target: 'es2022' })],
+    output: {
+      dir: 'dist/node',
+      format: 'esm',
+      sourcemap: true,
+      chunkFileNames: 'chunks/[name]-[hash].js',
+      hoistTransitiveImports: false,
+    },
+  },
   // One self-contained file for runtimes without a resolver (browser pages, workerd, Deno, Bun tests).
   {
     input: 'src/index.ts',

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 
 /** Options of {@link loopbackAuthorize}. */
 export interface LoopbackAuthorizeOptions {
@@ -131,7 +131,9 @@ function openSystemBrowser(url: string): Promise<void> {
   });
 }
 
-function listen(port: number): Promise<Server> {
+/** node:http is loaded only here: a program that never authorizes should not pay for it. */
+async function listen(port: number): Promise<Server> {
+  const { createServer } = await import('node:http');
   const server = createServer();
   return new Promise((resolve, reject) => {
     server.once('error', reject);
