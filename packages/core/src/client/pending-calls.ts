@@ -46,25 +46,82 @@ export class RecentIds {
 /** `setTimeout` treats anything above 2^31-1 ms as 1 ms; clamp instead of firing at once. */
 const MAX_TIMER = 2 ** 31 - 1;
 
-/** A restartable one-shot timer; a missing, zero or non-finite delay means "never". */
-export class CallTimer {
+/** A pending call's deadline, as `Deadlines` tracks it; undefined means none. */
+export interface Deadline {
+  at: number;
+  readonly span: number;
+  readonly expire: () => void;
+}
+
+/**
+ * The deadlines of every pending call, on one timer armed for the earliest.
+ * A timer per call costs a `setTimeout` and a `clearTimeout` per request and
+ * wakes the event loop more often; here a call that ends in time costs a clock
+ * read. When nothing is pending the timer stops holding the process open.
+ */
+export class Deadlines {
+  readonly #live = new Set<Deadline>();
   #timer: ReturnType<typeof setTimeout> | undefined;
-  readonly #ms: number | undefined;
-  readonly #onFire: () => void;
+  /** When the armed timer fires; Infinity when none is armed. */
+  #due = Infinity;
 
-  constructor(ms: number | undefined, onFire: () => void) {
-    this.#ms = ms !== undefined && Number.isFinite(ms) && ms > 0 ? Math.min(ms, MAX_TIMER) : undefined;
-    this.#onFire = onFire;
+  /** `expire` runs once `ms` pass without a restart; a missing, zero or non-finite `ms` means never. */
+  start(ms: number | undefined, expire: () => void): Deadline | undefined {
+    if (ms === undefined || !Number.isFinite(ms) || ms <= 0) return undefined;
+    const span = Math.min(ms, MAX_TIMER);
+    const deadline: Deadline = { at: performance.now() + span, span, expire };
+    this.#live.add(deadline);
+    this.#arm(deadline.at);
+    return deadline;
   }
 
-  start(): void {
-    if (this.#ms === undefined) return;
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(this.#onFire, this.#ms);
+  /** Pushes a deadline back by its whole span (progress arrived). */
+  restart(deadline: Deadline | undefined): void {
+    if (deadline) deadline.at = performance.now() + deadline.span;
   }
 
-  stop(): void {
+  /** Drops a deadline (its call settled); with none left the timer lets the process exit. */
+  stop(deadline: Deadline | undefined): void {
+    if (deadline && this.#live.delete(deadline) && this.#live.size === 0) hold(this.#timer, false);
+  }
+
+  /** Drops every deadline and the timer (the channel closed). */
+  clear(): void {
+    this.#live.clear();
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#due = Infinity;
   }
+
+  #arm(at: number): void {
+    if (this.#timer !== undefined && this.#due <= at) {
+      hold(this.#timer, true);
+      return;
+    }
+    clearTimeout(this.#timer);
+    this.#due = at;
+    this.#timer = setTimeout(this.#fire, Math.max(0, at - performance.now()));
+  }
+
+  readonly #fire = (): void => {
+    this.#timer = undefined;
+    this.#due = Infinity;
+    const now = performance.now();
+    const expired: Deadline[] = [];
+    let next = Infinity;
+    for (const entry of this.#live) {
+      if (entry.at <= now) expired.push(entry);
+      else if (entry.at < next) next = entry.at;
+    }
+    for (const entry of expired) this.#live.delete(entry);
+    if (next !== Infinity) this.#arm(next);
+    for (const entry of expired) entry.expire();
+  };
+}
+
+/** Whether a Node or Deno timer keeps the process alive; browsers' numeric timers have no such switch. */
+function hold(timer: ReturnType<typeof setTimeout> | undefined, alive: boolean): void {
+  const handle = timer as { ref?: () => void; unref?: () => void } | undefined;
+  if (alive) handle?.ref?.();
+  else handle?.unref?.();
 }

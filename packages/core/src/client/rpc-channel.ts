@@ -7,6 +7,7 @@ import { TransportError } from '../errors/transport-error.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import {
   isRequestId,
+  isResultResponse,
   type JsonRpcErrorResponse,
   JsonRpcErrorResponseSchema,
   type JsonRpcMessage,
@@ -22,9 +23,13 @@ import { ProgressNotificationParamsSchema } from '../protocol/progress.js';
 import type { SendOptions, Transport, TransportEvent } from '../transport/transport.js';
 import { DispatchPool, within } from './dispatch-pool.js';
 import type { CallOptions } from './options.js';
-import { CallTimer, type PendingCall, RecentIds } from './pending-calls.js';
+import { Deadlines, type PendingCall, RecentIds } from './pending-calls.js';
 import { type ErrorObject, excerpt, idKey, toErrorObject, withProgressToken } from './rpc-messages.js';
 import { isSafeToRepeat } from './safe-methods.js';
+
+/** Send options of a request with no signal and no headers, shared rather than built per call. */
+const REPEATABLE: SendOptions = Object.freeze({ idempotent: true });
+const ONCE: SendOptions = Object.freeze({ idempotent: false });
 
 /** What the layer above the channel does with the work the server starts. */
 export interface ChannelHooks {
@@ -66,6 +71,7 @@ export class RpcChannel {
   readonly #pool: DispatchPool;
   readonly #pending = new Map<RequestId, PendingCall>();
   readonly #cancelled = new RecentIds();
+  readonly #deadlines = new Deadlines();
   /** In-flight server requests by id, so `notifications/cancelled` and close can abort them. */
   readonly #handlers = new Map<string, AbortController>();
   readonly #signalsSends: boolean;
@@ -113,10 +119,10 @@ export class RpcChannel {
         reject(reason);
       };
       const timeoutMs = options.timeout ?? this.#options.requestTimeout;
-      const timer = new CallTimer(timeoutMs, () =>
+      const timer = this.#deadlines.start(timeoutMs, () =>
         giveUp(new DOMException(`${method} timed out after ${timeoutMs} ms`, 'TimeoutError')),
       );
-      const hardTimer = new CallTimer(options.maxTotalTimeout, () =>
+      const hardTimer = this.#deadlines.start(options.maxTotalTimeout, () =>
         giveUp(
           new DOMException(`${method} exceeded its total timeout of ${options.maxTotalTimeout} ms`, 'TimeoutError'),
         ),
@@ -127,8 +133,8 @@ export class RpcChannel {
       // a signal per request is not free.
       const ended = this.#signalsSends ? new AbortController() : undefined;
       const release = () => {
-        timer.stop();
-        hardTimer.stop();
+        this.#deadlines.stop(timer);
+        this.#deadlines.stop(hardTimer);
         signal?.removeEventListener('abort', onAbort);
         this.#pending.delete(id);
       };
@@ -137,7 +143,7 @@ export class RpcChannel {
         method,
         parse: options.parse,
         onProgress: options.onProgress,
-        restartTimeout: () => timer.start(),
+        restartTimeout: () => this.#deadlines.restart(timer),
         resolve: (value) => {
           release();
           resolve(value as T);
@@ -149,14 +155,15 @@ export class RpcChannel {
         abandon: (reason) => ended?.abort(reason),
       });
       signal?.addEventListener('abort', onAbort, { once: true });
-      timer.start();
-      hardTimer.start();
 
-      const sendOptions: SendOptions = {
-        ...((ended ?? signal) && { signal: ended?.signal ?? signal }),
-        ...(options.headers && { headers: options.headers }),
-        idempotent: isSafeToRepeat(method),
-      };
+      const carrier = ended?.signal ?? signal;
+      const idempotent = isSafeToRepeat(method);
+      const sendOptions: SendOptions =
+        carrier || options.headers
+          ? { ...(carrier && { signal: carrier }), ...(options.headers && { headers: options.headers }), idempotent }
+          : idempotent
+            ? REPEATABLE
+            : ONCE;
       this.#transport.send(message, sendOptions).catch((error: unknown) => {
         const call = this.#pending.get(id);
         if (call) call.reject(this.#ended ? this.#closedError() : error);
@@ -197,6 +204,7 @@ export class RpcChannel {
     this.#ended = reason;
     const calls = [...this.#pending.values()];
     this.#pending.clear();
+    this.#deadlines.clear();
     for (const call of calls) {
       call.reject(reason);
       call.abandon(reason);
@@ -260,6 +268,10 @@ export class RpcChannel {
     const rawId = 'id' in raw ? raw.id : undefined;
     const id = isRequestId(rawId) ? rawId : undefined;
     const call = id === undefined ? undefined : this.#pending.get(id);
+    if (call && isResultResponse(raw)) {
+      this.#settle(call, raw.result);
+      return;
+    }
     const isError = 'error' in raw;
     const parsed = isError
       ? v.safeParse(JsonRpcErrorResponseSchema, raw)
@@ -284,8 +296,13 @@ export class RpcChannel {
       call.reject(new RpcError(code, message, data, call.method));
       return;
     }
+    this.#settle(call, (response as JsonRpcResultResponse).result);
+  }
+
+  /** Resolves a call with its parsed result, or rejects it when the result has the wrong shape. */
+  #settle(call: PendingCall, result: Record<string, unknown>): void {
     try {
-      call.resolve(call.parse((response as JsonRpcResultResponse).result));
+      call.resolve(call.parse(result));
     } catch (error) {
       call.reject(error);
     }

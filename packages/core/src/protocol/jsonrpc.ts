@@ -43,6 +43,17 @@ export const JsonRpcResultResponseSchema = v.looseObject({
 export type JsonRpcResultResponse = v.InferOutput<typeof JsonRpcResultResponseSchema>;
 
 /** The `error` member of an error response. `message` is for display, never parsing. */
+/**
+ * Whether `message` is a result response that {@link JsonRpcResultResponseSchema}
+ * accepts, checked without building a parsed copy: the Client's fast path for the
+ * message it receives most. Never looser than the schema (a test holds them
+ * together); anything it turns down goes through the schema, which says why.
+ */
+export function isResultResponse(message: object): message is JsonRpcResultResponse {
+  const { jsonrpc, id, result } = message as Record<string, unknown>;
+  return jsonrpc === JSONRPC_VERSION && isRequestId(id) && isJsonObject(result) && !('error' in message);
+}
+
 export const JsonRpcErrorObjectSchema = v.looseObject({
   code: v.pipe(v.number(), v.integer()),
   message: v.string(),

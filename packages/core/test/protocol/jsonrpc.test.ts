@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import {
   isJsonRpcErrorResponse,
@@ -12,6 +13,7 @@ import {
   JsonRpcResultResponseSchema,
   RequestIdSchema,
 } from '../../src/protocol/index.js';
+import { isResultResponse } from '../../src/protocol/jsonrpc.js';
 import { fixture, parses, rejectedAt } from './helpers.js';
 
 describe('request ids', () => {
@@ -101,5 +103,37 @@ describe('batches (2025-03-26)', () => {
         { jsonrpc: '2.0', id: null },
       ]),
     ).toEqual(['1.id', '1.result']);
+  });
+});
+
+describe('isResultResponse, the channel fast path', () => {
+  const good = { jsonrpc: '2.0', id: 7, result: { content: [] } };
+  const variants: Record<string, unknown>[] = [
+    good,
+    { ...good, id: 'abc' },
+    { ...good, extra: true },
+    { ...good, jsonrpc: '1.0' },
+    { ...good, id: 1.5 },
+    { ...good, id: null },
+    { ...good, id: Number.NaN },
+    { ...good, result: [] },
+    { ...good, result: null },
+    { ...good, result: 'text' },
+    { ...good, error: { code: 1, message: 'm' } },
+    { ...good, error: undefined },
+    { jsonrpc: '2.0', result: {} },
+    { jsonrpc: '2.0', id: 1 },
+  ];
+
+  it('accepts only what JsonRpcResultResponseSchema accepts', () => {
+    for (const message of variants) {
+      if (isResultResponse(message))
+        expect(v.is(JsonRpcResultResponseSchema, message), JSON.stringify(message)).toBe(true);
+    }
+  });
+
+  it('takes the common well-formed response without the schema', () => {
+    expect(isResultResponse(good)).toBe(true);
+    expect(isResultResponse({ ...good, id: 'abc' })).toBe(true);
   });
 });
