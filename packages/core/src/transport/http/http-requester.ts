@@ -3,6 +3,7 @@ import { lazy } from '../../util/lazy.js';
 import type { StreamableHttpTransportOptions } from './options.js';
 import { discard } from './read-body.js';
 import type { SentRequest } from './redirects.js';
+import { httpError } from './refused-response.js';
 import type { FailedAttempt } from './retry-policy.js';
 
 export interface HttpRequest {
@@ -21,7 +22,6 @@ const MAX_AUTH_RESENDS = 5;
 
 const retryPolicy = lazy(() => import('./retry-policy.js'));
 const redirects = lazy(() => import('./redirects.js'));
-const refusedResponse = lazy(() => import('./refused-response.js'));
 
 /**
  * Sends HTTP requests for a transport: a fresh token on every attempt, the retry
@@ -104,7 +104,7 @@ export class HttpRequester {
 
   /** An HttpError for a response that is not a success, with a bounded excerpt of its body. */
   async failure(response: Response, url = this.url): Promise<HttpError> {
-    return (await refusedResponse()).httpError(response, url);
+    return httpError(response, url);
   }
 
   async #authorize(headers: Headers, signal: AbortSignal): Promise<void> {

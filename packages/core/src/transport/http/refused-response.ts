@@ -5,8 +5,9 @@ import { answers } from './sse-messages.js';
 
 /*
  * What a response with a status that is not a success means: the JSON-RPC
- * error it carries, or an HttpError. Loaded on demand: a healthy exchange gets
- * no such response (past the era probe of a legacy server).
+ * error it carries, or an HttpError. Not loaded on demand, though a healthy
+ * exchange gets no such response: every connect to a legacy server does, when
+ * it refuses the era probe, and legacy servers are most servers.
  */
 
 /** An HttpError for a response that is not a success, with a bounded excerpt of its body. */

@@ -10,6 +10,7 @@ import { HttpRequester, setAll } from './http-requester.js';
 import type { LegacySseSession } from './legacy-sse-session.js';
 import { DEFAULT_CLOSE_TIMEOUT, DEFAULT_MAX_MESSAGE_BYTES, type StreamableHttpTransportOptions } from './options.js';
 import { contentType, discard, readBodyText } from './read-body.js';
+import { jsonRpcError } from './refused-response.js';
 import { answers, errorEvent, newCursor, SseMessages } from './sse-messages.js';
 
 const CLOSED = 'StreamableHttpTransport: closed';
@@ -23,7 +24,6 @@ const JSON_OR_SSE = `${JSON_TYPE}, ${SSE}`;
 // needs them, the rest only when something went wrong.
 const standaloneStream = lazy(() => import('./standalone-stream.js'));
 const httpSseFallback = lazy(() => import('./legacy-sse-session.js'));
-const refusedResponse = lazy(() => import('./refused-response.js'));
 const unanswered = lazy(() => import('./unanswered.js'));
 const postStreamResumption = lazy(() => import('./resume-post-stream.js'));
 
@@ -164,7 +164,6 @@ export class StreamableHttpTransport implements Transport {
     if (!response.ok) {
       // A server may refuse with a JSON-RPC error in the body (2026-07-28 sends
       // -32022/-32021/-32020 with 400; 404 + -32601): that error is the answer.
-      const { jsonRpcError } = await refusedResponse();
       const answer = requestId === undefined ? undefined : await jsonRpcError(response, requestId);
       if (!answer) throw await this.#http.failure(response);
       return this.#deliver(answer);
