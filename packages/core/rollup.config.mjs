@@ -10,6 +10,29 @@ const input = {
 };
 const external = (id) => /^(valibot|eventsource-parser)(\/|$)/.test(id);
 
+/**
+ * For the Node build: everything the main entry imports statically goes in one
+ * chunk (the subpaths import what they share with it from there, so `instanceof`
+ * holds across them); what the Client loads on demand, and what only a subpath
+ * needs, keep chunks of their own.
+ */
+function oneStaticChunk(id, { getModuleInfo }) {
+  oneStaticChunk.reachable ??= staticallyReachable(getModuleInfo);
+  return oneStaticChunk.reachable.has(id) ? 'core' : undefined;
+}
+
+function staticallyReachable(getModuleInfo) {
+  const seen = new Set();
+  const visit = (id) => {
+    const info = getModuleInfo(id);
+    if (!info || seen.has(id) || info.isExternal) return;
+    seen.add(id);
+    for (const next of info.importedIds) visit(next);
+  };
+  visit(new URL(input.index, import.meta.url).pathname);
+  return seen;
+}
+
 export default [
   // The published build: dependencies stay external so bundlers dedupe them.
   {
@@ -42,6 +65,7 @@ export default [
       sourcemap: true,
       chunkFileNames: 'chunks/[name]-[hash].js',
       hoistTransitiveImports: false,
+      manualChunks: oneStaticChunk,
     },
   },
   // One self-contained file for runtimes without a resolver (browser pages, workerd, Deno, Bun tests).

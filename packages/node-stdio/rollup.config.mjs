@@ -14,18 +14,21 @@ const executableCli = {
 const external = (id) => id.startsWith('node:') || /^@mcp\/core(\/|$)/.test(id);
 
 export default [
+  // The library and the `mcp` bin are built apart, each one file: a program that
+  // imports the library loads a single module (every extra module file costs a
+  // Node process memory), and the bin's copy of the transport is its own.
   {
-    input: { index: 'src/index.ts', cli: 'src/cli/main.ts' },
+    input: 'src/index.ts',
+    external,
+    plugins: [esbuild({ target: 'es2022', platform: 'node' })],
+    output: { file: 'dist/index.js', format: 'esm', sourcemap: true },
+  },
+  {
+    input: 'src/cli/main.ts',
     external,
     plugins: [esbuild({ target: 'es2022', platform: 'node' }), executableCli],
-    output: {
-      dir: 'dist',
-      format: 'esm',
-      sourcemap: true,
-      chunkFileNames: 'chunks/[name]-[hash].js',
-      // dist/cli.js is the `mcp` bin; npm and pnpm run it directly.
-      banner: (chunk) => (chunk.isEntry && chunk.name === 'cli' ? '#!/usr/bin/env node' : ''),
-    },
+    // dist/cli.js is the `mcp` bin; npm and pnpm run it directly.
+    output: { file: 'dist/cli.js', format: 'esm', sourcemap: true, banner: '#!/usr/bin/env node' },
   },
   {
     input: 'src/index.ts',

@@ -7,7 +7,10 @@ export async function readBodyText(response: Response, limit: number): Promise<s
   // A declared length within the limit: let the runtime read it in one go.
   if (Number.isInteger(length) && length <= limit) return response.text();
   const reader = response.body.getReader();
-  const chunks: BlobPart[] = [];
+  // Decoded as it arrives, so each chunk's bytes are free once read: the peak
+  // is the text, not the bytes plus a joined copy plus the text.
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
   let size = 0;
   try {
     for (;;) {
@@ -18,13 +21,13 @@ export async function readBodyText(response: Response, limit: number): Promise<s
         await reader.cancel().catch(() => {});
         throw new ProtocolError(`response body larger than the ${limit}-byte limit (maxMessageBytes)`);
       }
-      chunks.push(value);
+      parts.push(decoder.decode(value, { stream: true }));
     }
   } finally {
     reader.releaseLock();
   }
-  // Blob joins the chunks without a copy loop of our own.
-  return new Blob(chunks).text();
+  parts.push(decoder.decode());
+  return parts.join('');
 }
 
 /** Drops a body nobody will read, so its connection is freed; never throws. */
