@@ -13,6 +13,8 @@ export interface StandaloneStreamContext {
   readonly onSessionGone: () => void;
   /** Tells the client about a problem (`onError`). */
   readonly report: (problem: unknown) => void;
+  /** The first GET, already sent by the transport while this module loaded. */
+  readonly first?: Promise<Response>;
 }
 
 /** Consecutive failures after which the stream is given up for this session. */
@@ -31,11 +33,13 @@ export async function runStandaloneStream(context: StandaloneStreamContext): Pro
   const { http, sse, signal } = context;
   const cursor = newCursor();
   let failures = 0;
+  let first = context.first;
   while (!signal.aborted) {
     try {
       const headers = context.headers();
       if (cursor.lastEventId !== undefined) headers.set('last-event-id', cursor.lastEventId);
-      const response = await http.send({ method: 'GET', headers, signal, idempotent: true });
+      const response = await (first ?? http.send({ method: 'GET', headers, signal, idempotent: true }));
+      first = undefined;
       if (response.status === 405) return;
       if (response.status === 404) return context.onSessionGone();
       if (!response.ok || !response.body) throw await http.failure(response);
@@ -44,6 +48,7 @@ export async function runStandaloneStream(context: StandaloneStreamContext): Pro
       if (broken && !signal.aborted) throw broken;
       await sleep(cursor.retryMs ?? IDLE_REOPEN_DELAY, signal);
     } catch (error) {
+      first = undefined;
       if (signal.aborted) return;
       failures++;
       if (failures >= MAX_FAILURES || (error instanceof HttpError && error.status < 500 && error.status !== 429)) {

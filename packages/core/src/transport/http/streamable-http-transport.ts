@@ -104,10 +104,20 @@ export class StreamableHttpTransport implements Transport {
   /** Opens the session's GET stream if it may have one and has none yet. */
   openServerStream(): void {
     if (!this.#streamable || this.#stream || this.#closer.signal.aborted) return;
-    // Taken now, so a second call opens nothing, and a close or a lost session
-    // while the code loads stops the stream before it sends anything.
+    // Taken now, so a second call opens nothing; a close or a lost session
+    // aborts the stream through it, loaded or not.
     const stopper = new AbortController();
     this.#stream = stopper;
+    // The GET goes out now, not after the code that reads it has loaded: a
+    // server may send on it as soon as the next call runs.
+    const first = this.#http.send({
+      method: 'GET',
+      headers: this.#sseHeaders(),
+      signal: stopper.signal,
+      idempotent: true,
+    });
+    // Its failure is the runner's to handle; until the runner awaits it, it is not unhandled.
+    first.catch(() => {});
     void standaloneStream().then(
       ({ runStandaloneStream }) =>
         runStandaloneStream({
@@ -117,8 +127,12 @@ export class StreamableHttpTransport implements Transport {
           signal: stopper.signal,
           onSessionGone: () => this.#forgetSession(),
           report: this.#report,
+          first,
         }),
-      this.#report,
+      (error: unknown) => {
+        void first.then(discard, () => {});
+        this.#report(error);
+      },
     );
   }
 
