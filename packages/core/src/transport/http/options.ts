@@ -31,7 +31,11 @@ export interface StreamableHttpTransportOptions {
   readonly retry?: RetryOptions;
   /** Largest JSON body or SSE line accepted, in bytes (default 64 MiB). */
   readonly maxMessageBytes?: number;
-  /** Open the standalone GET stream for server-initiated messages (default true). */
+  /**
+   * Allow the standalone GET stream for server-initiated messages (default true). It
+   * opens only when the client has something to receive (handlers, `onNotification`,
+   * `listen()`); `false` keeps it closed even then.
+   */
   readonly standaloneStream?: boolean;
   /** Fall back to the 2024-11-05 HTTP+SSE transport when `initialize` is refused with 400/404/405 (default true). */
   readonly legacyFallback?: boolean;
