@@ -13,7 +13,7 @@ import type { ModernEra } from './modern-era.js';
 import { type CallOptions, type ClientOptions, DEFAULT_CLIENT_INFO, DEFAULT_PROBE_TIMEOUT } from './options.js';
 import { parseEmpty } from './parsers.js';
 import type { ResultCache } from './result-cache.js';
-import type { RpcChannel } from './rpc-channel.js';
+import type { RequestOptions, RpcChannel } from './rpc-channel.js';
 import type { SessionSnapshot } from './session.js';
 
 /** Methods whose results carry cache hints (2026-07-28 §Caching). */
@@ -137,9 +137,8 @@ export class Connection {
   }
 
   /**
-   * Sends through the era, through the TTL cache where results are cacheable.
-   * When the server says the session expired (HTTP 404): one new handshake —
-   * shared by every call that hit it — and one resend.
+   * Sends through the era, through the TTL cache where results are cacheable
+   * (a method that is not pays for none of it), renewing an expired session once.
    */
   async request<T>(
     method: string,
@@ -147,40 +146,45 @@ export class Connection {
     parse: (raw: unknown) => T,
     options: CallOptions = {},
   ): Promise<T> {
-    const cacheable = CACHEABLE.has(method) && options.cache !== false;
-    const key = cacheable ? `${method} ${JSON.stringify(params ?? {})}` : '';
+    if (!CACHEABLE.has(method) || options.cache === false) return this.#send(method, params, { ...options, parse });
+    const key = `${method} ${JSON.stringify(params ?? {})}`;
     const credential = () => this.#transport.credentialKey?.();
-    const hit = cacheable && this.#cache ? await this.#cache.get(key, credential) : undefined;
+    const hit = this.#cache ? await this.#cache.get(key, credential) : undefined;
     if (hit) return hit.value as T;
     let raw: unknown;
     let retried = false;
-    const generation = this.#generation;
-    const send = () =>
-      this.#era.request(this.#channel, method, params, {
-        ...options,
-        parse: (result) => {
-          raw = result;
-          return parse(result);
-        },
-        onInputRound: () => {
-          retried = true;
-        },
-      });
-    let value: T;
-    try {
-      value = await send();
-    } catch (error) {
-      if (!(error instanceof SessionExpiredError)) throw error;
-      // A 404 for a request sent before a renewal that already happened needs only the resend.
-      if (generation === this.#generation) await this.#renew(options);
-      value = await send();
-    }
+    const value = await this.#send(method, params, {
+      ...options,
+      parse: (result) => {
+        raw = result;
+        return parse(result);
+      },
+      onInputRound: () => {
+        retried = true;
+      },
+    });
     // Results of input rounds are never cached (2026-07-28 §Caching).
-    if (cacheable && !retried && hasTtl(raw)) {
+    if (!retried && hasTtl(raw)) {
       this.#cache ??= await this.#loadCache();
       this.#cache.set(key, value, raw, await credential());
     }
     return value;
+  }
+
+  /**
+   * Sends through the era. When the server says the session expired (HTTP 404):
+   * one new handshake, shared by every call that hit it, and one resend.
+   */
+  async #send<T>(method: string, params: Record<string, unknown> | undefined, options: RequestOptions<T>): Promise<T> {
+    const generation = this.#generation;
+    try {
+      return await this.#era.request(this.#channel, method, params, options);
+    } catch (error) {
+      if (!(error instanceof SessionExpiredError)) throw error;
+      // A 404 for a request sent before a renewal that already happened needs only the resend.
+      if (generation === this.#generation) await this.#renew(options);
+      return this.#era.request(this.#channel, method, params, options);
+    }
   }
 
   #renew(options: CallOptions): Promise<void> {
