@@ -24,12 +24,7 @@ import type { SendOptions, Transport, TransportEvent } from '../transport/transp
 import { DispatchPool, within } from './dispatch-pool.js';
 import type { CallOptions } from './options.js';
 import { Deadlines, type PendingCall, RecentIds } from './pending-calls.js';
-import { type ErrorObject, excerpt, idKey, toErrorObject, withProgressToken } from './rpc-messages.js';
-import { isSafeToRepeat } from './safe-methods.js';
-
-/** Send options of a request with no signal and no headers, shared rather than built per call. */
-const REPEATABLE: SendOptions = Object.freeze({ idempotent: true });
-const ONCE: SendOptions = Object.freeze({ idempotent: false });
+import { type ErrorObject, excerpt, idKey, sendOptionsFor, toErrorObject, withProgressToken } from './rpc-messages.js';
 
 /** What the layer above the channel does with the work the server starts. */
 export interface ChannelHooks {
@@ -156,14 +151,7 @@ export class RpcChannel {
       });
       signal?.addEventListener('abort', onAbort, { once: true });
 
-      const carrier = ended?.signal ?? signal;
-      const idempotent = isSafeToRepeat(method);
-      const sendOptions: SendOptions =
-        carrier || options.headers
-          ? { ...(carrier && { signal: carrier }), ...(options.headers && { headers: options.headers }), idempotent }
-          : idempotent
-            ? REPEATABLE
-            : ONCE;
+      const sendOptions = sendOptionsFor(method, ended?.signal ?? signal, options.headers);
       this.#transport.send(message, sendOptions).catch((error: unknown) => {
         const call = this.#pending.get(id);
         if (call) call.reject(this.#ended ? this.#closedError() : error);

@@ -1,6 +1,8 @@
 import { RpcError } from '../errors/rpc-error.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import type { RequestId } from '../protocol/jsonrpc.js';
+import type { SendOptions } from '../transport/transport.js';
+import { isSafeToRepeat } from './safe-methods.js';
 
 /** Pieces of the JSON-RPC messages the channel writes and the keys it files them under. */
 
@@ -35,4 +37,19 @@ export function withProgressToken(
 export function excerpt(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
+
+/** Send options of a request with no signal and no headers, shared rather than built per call. */
+const REPEATABLE: SendOptions = Object.freeze({ idempotent: true });
+const ONCE: SendOptions = Object.freeze({ idempotent: false });
+
+/** What the transport is told with a request: the signal that ends it, its headers, whether it may be repeated. */
+export function sendOptionsFor(
+  method: string,
+  signal: AbortSignal | undefined,
+  headers: Readonly<Record<string, string>> | undefined,
+): SendOptions {
+  const idempotent = isSafeToRepeat(method);
+  if (!signal && !headers) return idempotent ? REPEATABLE : ONCE;
+  return { ...(signal && { signal }), ...(headers && { headers }), idempotent };
 }
