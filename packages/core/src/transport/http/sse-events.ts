@@ -2,7 +2,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ProtocolError } from '../../errors/protocol-error.js';
 
 export interface SseReadOptions {
-  /** Longest line accepted (counted in UTF-16 units, ≈ bytes for JSON). */
+  /** Most an event may buffer before it is complete (UTF-16 units, ≈ bytes for JSON). */
   readonly maxLineBytes: number;
   readonly onRetry: (ms: number) => void;
   /** Handles one event; `true` means the stream has given what was wanted. */
@@ -28,25 +28,24 @@ export async function readSse(body: ReadableStream<Uint8Array>, options: SseRead
   const decoder = new TextDecoder();
   let done = false;
   let failure: Error | undefined;
-  let run = 0;
   const parser = createParser({
     onEvent: (event) => {
       if (!done && options.onEvent(event)) done = true;
     },
     onRetry: options.onRetry,
+    // The parser counts what it buffers as it scans for line ends: no scan of our own.
+    maxBufferSize: options.maxLineBytes,
+    onError: (error) => {
+      if (error.type === 'max-buffer-size-exceeded') {
+        failure ??= new ProtocolError(`SSE event longer than the ${options.maxLineBytes}-byte limit (maxMessageBytes)`);
+      }
+    },
   });
   try {
-    while (!done) {
+    while (!done && !failure) {
       const chunk = await reader.read();
       if (chunk.done) return undefined;
-      const text = decoder.decode(chunk.value, { stream: true });
-      const lastBreak = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'));
-      run = lastBreak === -1 ? run + text.length : text.length - lastBreak - 1;
-      if (run > options.maxLineBytes) {
-        failure = new ProtocolError(`SSE line longer than the ${options.maxLineBytes}-byte limit (maxMessageBytes)`);
-        break;
-      }
-      parser.feed(text);
+      parser.feed(decoder.decode(chunk.value, { stream: true }));
     }
     if (done) await finish(reader);
     else await reader.cancel().catch(() => {});
