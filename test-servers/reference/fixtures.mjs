@@ -38,3 +38,22 @@ export function toBase64(bytes) {
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary);
 }
+
+/**
+ * The eleven tools every reference server lists first, in this order, in every
+ * era and profile: what a client must see. Tests compare what the servers
+ * actually list against it.
+ */
+export const REFERENCE_TOOL_NAMES = Object.freeze([
+  'echo',
+  'add',
+  'mixed-content',
+  'fail',
+  'slow',
+  'sample',
+  'elicit',
+  'list-roots',
+  'log',
+  'touch-resource',
+  'add-tool',
+]);

@@ -1,6 +1,7 @@
 import { type JsonRpcMessage, MemoryTransport } from '@mcp/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveInProcess } from '../in-process.mjs';
+import { REFERENCE_TOOL_NAMES } from '../reference/fixtures.mjs';
 import { type Message, RawPeer, spawnStdioServer } from './raw-peer.js';
 
 const text = (response: Message) => (response.result as { content: { text: string }[] }).content[0]?.text;
@@ -31,19 +32,7 @@ describe('reference server over stdio (v1, --profile full)', () => {
   it('lists its eleven tools over three pages of five', async () => {
     const { items, pages } = await server.peer.listAll('tools/list', 'tools');
     expect(pages).toBe(3);
-    expect(items.map((tool) => tool.name)).toEqual([
-      'echo',
-      'add',
-      'mixed-content',
-      'fail',
-      'slow',
-      'sample',
-      'elicit',
-      'list-roots',
-      'log',
-      'touch-resource',
-      'add-tool',
-    ]);
+    expect(items.map((tool) => tool.name)).toEqual(REFERENCE_TOOL_NAMES);
   });
 
   it('returns mixed-content parts in the documented order, keeping annotations and the unknown field', async () => {

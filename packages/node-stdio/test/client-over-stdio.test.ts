@@ -10,6 +10,8 @@ import {
   TransportError,
 } from '@mcp/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error test-servers is plain JS without declarations
+import { REFERENCE_TOOL_NAMES } from '../../../test-servers/reference/fixtures.mjs';
 import { type ReferenceConnection, sleep, spawnReference } from './reference-server.js';
 
 // The Client of @mcp/core against the reference server built on the official
@@ -54,19 +56,7 @@ describe('a connected client (shared server)', () => {
   it('follows nextCursor across every page of each list', async () => {
     const { client } = shared;
     const tools = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual([
-      'echo',
-      'add',
-      'mixed-content',
-      'fail',
-      'slow',
-      'sample',
-      'elicit',
-      'list-roots',
-      'log',
-      'touch-resource',
-      'add-tool',
-    ]);
+    expect(tools.map((tool) => tool.name)).toEqual(REFERENCE_TOOL_NAMES);
     const resources = await client.listResources();
     expect(resources).toHaveLength(12);
     const lists = shared.received().filter((message) => message.method === 'resources/list');

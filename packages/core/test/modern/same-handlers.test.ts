@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error test-servers is plain JS without declarations
+import { REFERENCE_TOOL_NAMES } from '../../../../test-servers/reference/fixtures.mjs';
 import type { Client, StreamableHttpTransport } from '../../src/index.js';
 import { hubUrl, ROOTS, recordingHandlers, useClients, useHttpServers, useStdio } from './modern-harness.js';
 
@@ -7,19 +9,7 @@ const open = useClients();
 const spawn = useStdio();
 
 /** The eleven tools every era lists first, in order. */
-const SHARED_TOOLS = [
-  'echo',
-  'add',
-  'mixed-content',
-  'fail',
-  'slow',
-  'sample',
-  'elicit',
-  'list-roots',
-  'log',
-  'touch-resource',
-  'add-tool',
-];
+const SHARED_TOOLS = REFERENCE_TOOL_NAMES;
 
 type Opened = { client: Client; transport?: StreamableHttpTransport };
 type Target = {
