@@ -142,7 +142,8 @@ export class Client implements AsyncDisposable {
   async listTools(options?: CallOptions): Promise<Tool[]> {
     const tools = await this.#list('tools/list', 'tools', parsers.parseTools, options);
     if (this.era !== 'modern') return tools;
-    return this.#tools.accept(tools, (message) => this.#options.onWarning?.(message));
+    const maxNodes = this.#options.limits?.maxSchemaNodes ?? limits.DEFAULT_MAX_SCHEMA_NODES;
+    return this.#tools.accept(tools, maxNodes, (message) => this.#options.onWarning?.(message));
   }
 
   async listResources(options?: CallOptions): Promise<Resource[]> {

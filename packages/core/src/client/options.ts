@@ -49,6 +49,12 @@ export interface ClientLimits {
   readonly maxInputRounds?: number;
   /** How long `connect()` waits for the 2026-07-28 probe before taking the server as legacy, in ms (default 5000). */
   readonly probeTimeout?: number;
+  /**
+   * Subschemas of one tool's input schema the `x-mcp-header` check visits
+   * (default 10000); a tool whose schema has more is left out of `listTools()`
+   * with `onWarning`, so no schema can make listing slow.
+   */
+  readonly maxSchemaNodes?: number;
 }
 
 export interface ClientOptions {
@@ -103,3 +109,4 @@ export const DEFAULT_MAX_CONCURRENT_HANDLERS = 16;
 export const DEFAULT_CLOSE_GRACE = 2000;
 export const DEFAULT_MAX_INPUT_ROUNDS = 10;
 export const DEFAULT_PROBE_TIMEOUT = 5000;
+export const DEFAULT_MAX_SCHEMA_NODES = 10_000;

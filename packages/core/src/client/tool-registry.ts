@@ -5,8 +5,17 @@ import type { HeaderParam } from './x-mcp-header.js';
 /** The `x-mcp-header` rules, loaded the first time a listed tool carries an annotation. */
 const annotationRules = lazy(() => import('./x-mcp-header.js'));
 
-/** Whether any part of a tool's input schema carries an `x-mcp-header` annotation. */
-const annotated = (tool: Tool): boolean => JSON.stringify(tool.inputSchema).includes('"x-mcp-header":');
+/**
+ * Whether any part of a tool's input schema may carry an `x-mcp-header`
+ * annotation. A schema too deep to serialise may: the rules' bounded walk decides.
+ */
+function annotated(tool: Tool): boolean {
+  try {
+    return JSON.stringify(tool.inputSchema).includes('"x-mcp-header":');
+  } catch {
+    return true;
+  }
+}
 
 /**
  * What the client knows of the server's tools for the 2026-07-28 headers: the
@@ -19,15 +28,15 @@ export class ToolRegistry {
     | ((params: readonly HeaderParam[], args: Readonly<Record<string, unknown>>) => Record<string, string>)
     | undefined;
 
-  /** Keeps the valid tools and remembers their header parameters. */
-  async accept(tools: readonly Tool[], warn: (message: string) => void): Promise<Tool[]> {
+  /** Keeps the valid tools and remembers their header parameters; `maxNodes` bounds each schema's walk. */
+  async accept(tools: readonly Tool[], maxNodes: number, warn: (message: string) => void): Promise<Tool[]> {
     this.#params.clear();
     if (!tools.some(annotated)) return [...tools];
     const { headerAnnotations, paramHeaders } = await annotationRules();
     this.#paramHeaders = paramHeaders;
     const valid: Tool[] = [];
     for (const tool of tools) {
-      const annotations = headerAnnotations(tool);
+      const annotations = headerAnnotations(tool, maxNodes);
       if (!annotations.ok) {
         warn(`tools/list: dropped tool ${JSON.stringify(tool.name)}: ${annotations.reason}`);
         continue;

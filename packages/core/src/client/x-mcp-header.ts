@@ -15,72 +15,96 @@ export type HeaderAnnotations =
 /** RFC 9110 token characters. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const ALLOWED_TYPES = new Set(['string', 'integer', 'boolean']);
-/** Keywords through which an annotation is unreachable by `properties` alone. */
-const NOT_A_PATH = [
+/**
+ * Keywords through which an annotation is unreachable by `properties` alone,
+ * by what they hold: one schema, a list of schemas, or a map of named schemas.
+ * `items` was a list in draft-07, one schema since 2020-12; both are read.
+ */
+const ONE_SCHEMA = [
   'items',
-  'prefixItems',
   'additionalProperties',
-  'oneOf',
-  'anyOf',
-  'allOf',
   'not',
   'if',
   'then',
   'else',
-  '$ref',
-  '$defs',
-  'definitions',
-  'patternProperties',
-  'dependentSchemas',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
 ];
+const SCHEMA_LIST = ['items', 'prefixItems', 'oneOf', 'anyOf', 'allOf'];
+const SCHEMA_MAP = ['$defs', 'definitions', 'patternProperties', 'dependentSchemas'];
 
 type Schema = Readonly<Record<string, unknown>>;
 const isSchema = (value: unknown): value is Schema =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** A property path as a chain to its parent: a deep schema shares one chain instead of copying arrays. */
+interface Path {
+  readonly key: string;
+  readonly parent: Path | undefined;
+}
+
+/** One subschema still to visit, and how it was reached. */
+interface Visit {
+  readonly schema: Schema;
+  readonly path: Path | undefined;
+  readonly reachable: boolean;
+}
+
+function keysOf(path: Path | undefined): string[] {
+  const keys: string[] = [];
+  for (let link = path; link; link = link.parent) keys.push(link.key);
+  return keys.reverse();
+}
+
 /**
  * Reads and checks the `x-mcp-header` annotations of a tool's input schema
  * (2026-07-28, tools § x-mcp-header). A tool with an invalid one must be left
- * out of the list the client exposes; `reason` says why.
+ * out of the list the client exposes; `reason` says why. Each subschema is
+ * visited once, without recursion, and at most `maxNodes` of them: a schema
+ * built to be slow to walk (deep `not` chains, huge maps) is refused, not walked.
  */
-export function headerAnnotations(tool: Tool): HeaderAnnotations {
+export function headerAnnotations(tool: Tool, maxNodes: number): HeaderAnnotations {
   const params: HeaderParam[] = [];
   const seen = new Set<string>();
-  const problem = walk(tool.inputSchema as Schema, [], true, params, seen);
-  return problem ? { ok: false, reason: problem } : { ok: true, params };
-}
-
-function walk(
-  schema: Schema,
-  path: string[],
-  reachable: boolean,
-  params: HeaderParam[],
-  seen: Set<string>,
-): string | undefined {
-  if ('x-mcp-header' in schema) {
-    const problem = check(schema, path, reachable, seen);
-    if (problem) return problem;
-    params.push({ header: schema['x-mcp-header'] as string, path });
-  }
-  const properties = schema.properties;
-  if (isSchema(properties)) {
-    for (const [key, child] of Object.entries(properties)) {
-      if (isSchema(child)) {
-        const problem = walk(child, [...path, key], reachable, params, seen);
-        if (problem) return problem;
+  const pending: Visit[] = [{ schema: tool.inputSchema as Schema, path: undefined, reachable: true }];
+  let found = 1;
+  for (let visit = pending.pop(); visit; visit = pending.pop()) {
+    const { schema, path, reachable } = visit;
+    if ('x-mcp-header' in schema) {
+      const keys = keysOf(path);
+      const problem = check(schema, keys, reachable, seen);
+      if (problem) return { ok: false, reason: problem };
+      params.push({ header: schema['x-mcp-header'] as string, path: keys });
+    }
+    // Children go on the stack last-first, so they are visited in schema order.
+    const children: Visit[] = [];
+    const { properties } = schema;
+    if (isSchema(properties)) {
+      for (const [key, child] of Object.entries(properties)) {
+        if (isSchema(child)) children.push({ schema: child, path: { key, parent: path }, reachable });
       }
     }
-  }
-  for (const keyword of NOT_A_PATH) {
-    const nested = schema[keyword];
-    for (const child of Array.isArray(nested) ? nested : isSchema(nested) ? [nested, ...Object.values(nested)] : []) {
-      if (isSchema(child)) {
-        const problem = walk(child, path, false, params, seen);
-        if (problem) return problem;
-      }
+    const unreachable = (child: unknown) => {
+      if (isSchema(child)) children.push({ schema: child, path, reachable: false });
+    };
+    for (const keyword of ONE_SCHEMA) unreachable(schema[keyword]);
+    for (const keyword of SCHEMA_LIST) {
+      const list = schema[keyword];
+      if (Array.isArray(list)) for (const child of list) unreachable(child);
     }
+    for (const keyword of SCHEMA_MAP) {
+      const map = schema[keyword];
+      if (isSchema(map)) for (const child of Object.values(map)) unreachable(child);
+    }
+    found += children.length;
+    if (found > maxNodes) {
+      return { ok: false, reason: `its input schema has more than ${maxNodes} subschemas (limits.maxSchemaNodes)` };
+    }
+    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i] as Visit);
   }
-  return undefined;
+  return { ok: true, params };
 }
 
 function check(schema: Schema, path: readonly string[], reachable: boolean, seen: Set<string>): string | undefined {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { plainTool, textResult, useHostileServer } from './hostile-server.js';
 import { hubUrl, useClients, useHttpServers } from './modern-harness.js';
 
 const servers = useHttpServers();
@@ -83,5 +84,75 @@ describe('x-mcp-header (2026-07-28 over HTTP)', () => {
     expect(sent.filter((entry) => entry.startsWith('tools/call'))).toHaveLength(2);
     const [first, retry] = calls.filter((call) => call.rpcMethod === 'tools/call');
     expect(retry!.message?.id).not.toBe(first!.message?.id);
+  });
+});
+
+const hostile = useHostileServer();
+
+/** An object schema with one annotated property and `keyword` nested `depth` times below the root. */
+function nestedSchema(keyword: string, depth: number): Record<string, unknown> {
+  let inner: Record<string, unknown> = { type: 'string' };
+  for (let i = 0; i < depth; i++) inner = { [keyword]: inner };
+  return { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } }, [keyword]: inner };
+}
+
+describe('x-mcp-header: schemas built to be slow to walk (hostile server)', () => {
+  it.each(['not', 'if', 'items', 'additionalProperties'])(
+    'a tool whose schema nests %s 50 deep is listed in well under a second, its header still sent',
+    async (keyword) => {
+      hostile.script({ tools: [plainTool('deep', nestedSchema(keyword, 50))], call: () => textResult('ok') });
+      const { client, calls } = await open(hostile.url);
+      const started = performance.now();
+      const names = (await client.listTools()).map((tool) => tool.name);
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(names).toEqual(['deep']);
+      await client.callTool('deep', { region: 'eu-west' });
+      expect(calls.at(-1)?.headers.get('mcp-param-region')).toBe('eu-west');
+    },
+    10_000,
+  );
+
+  it('a schema past limits.maxSchemaNodes drops that tool with onWarning; the others are listed', async () => {
+    const warnings: string[] = [];
+    hostile.script({
+      tools: [plainTool('before'), plainTool('deep', nestedSchema('not', 200)), plainTool('after')],
+      call: () => textResult('ok'),
+    });
+    const { client } = await open(hostile.url, {
+      client: { limits: { maxSchemaNodes: 100 }, onWarning: (message) => warnings.push(message) },
+    });
+    expect((await client.listTools()).map((tool) => tool.name)).toEqual(['before', 'after']);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/"deep".*more than 100 subschemas.*maxSchemaNodes/);
+  });
+
+  it('the default budget (10000) drops a schema of 10,001 anyOf branches, and keeps one of 9,000', async () => {
+    const wide = (branches: number) => ({
+      type: 'object',
+      properties: { region: { type: 'string', 'x-mcp-header': 'Region' } },
+      anyOf: Array.from({ length: branches }, () => ({ type: 'object' })),
+    });
+    const warnings: string[] = [];
+    hostile.script({
+      tools: [plainTool('wide', wide(10_001)), plainTool('fits', wide(9000))],
+      call: () => textResult('ok'),
+    });
+    const { client } = await open(hostile.url, { client: { onWarning: (message) => warnings.push(message) } });
+    expect((await client.listTools()).map((tool) => tool.name)).toEqual(['fits']);
+    expect(warnings).toEqual([expect.stringMatching(/"wide".*more than 10000 subschemas/)]);
+  });
+
+  it('a schema nested deeper than JSON.stringify can go (100,000 not) is dropped, not a RangeError', async () => {
+    const depth = 100_000;
+    const deep = `{"type":"object","not":${'{"not":'.repeat(depth)}{}${'}'.repeat(depth)}}`;
+    const warnings: string[] = [];
+    hostile.script({
+      tools: `[{"name":"ok","inputSchema":{"type":"object"}},{"name":"abyss","inputSchema":${deep}}]`,
+      call: () => textResult('ok'),
+    });
+    const { client } = await open(hostile.url, { client: { onWarning: (message) => warnings.push(message) } });
+    expect((await client.listTools()).map((tool) => tool.name)).toEqual(['ok']);
+    expect(warnings).toEqual([expect.stringMatching(/"abyss".*maxSchemaNodes/)]);
+    expect((await client.callTool('ok')).text).toBe('ok');
   });
 });
