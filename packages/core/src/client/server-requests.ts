@@ -52,8 +52,16 @@ export class ServerRequests {
     if (!handler) return { action: 'decline' };
     const request = validParams(ElicitRequestParamsSchema, params);
     // A mode the client never declared is invalid params (2025-11-25 elicitation).
-    if ('mode' in request && request.mode === 'url' && !this.#elicitUrl) {
-      throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: URL-mode elicitation is not supported');
+    if ('mode' in request && request.mode === 'url') {
+      if (!this.#elicitUrl) {
+        throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: URL-mode elicitation is not supported');
+      }
+      if (!isSafeToOpen(request.url)) {
+        this.#options.onWarning?.(
+          `elicitation/create: declined a URL-mode elicitation to ${JSON.stringify(request.url.slice(0, 100))}: only https: URLs (http: on loopback) reach the app`,
+        );
+        return { action: 'decline' };
+      }
     }
     return { ...(await handler(request, { signal })) };
   }
@@ -64,6 +72,21 @@ export class ServerRequests {
     const list = typeof roots === 'function' ? await roots() : roots;
     return { roots: list.map((root) => ({ ...root })) };
   }
+}
+
+/**
+ * Whether a URL-mode elicitation may reach the app: `https:`, or `http:` to this
+ * machine (a local sign-in page). A `javascript:`, `data:` or `file:` URL — or
+ * plain `http:` anywhere else — could run code or leak what the user types once
+ * opened, so the client declines it on the app's behalf (2025-11-25 elicitation,
+ * security: the client must not open URLs it has not vetted).
+ */
+function isSafeToOpen(url: string): boolean {
+  // The params schema already checked that `url` parses.
+  const { protocol, hostname: host } = new URL(url);
+  if (protocol === 'https:') return true;
+  if (protocol !== 'http:') return false;
+  return host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 function validParams<S extends v.GenericSchema>(schema: S, params: unknown): v.InferOutput<S> {

@@ -80,6 +80,46 @@ describe('server requests', () => {
     expect(seen).toEqual([URL_PARAMS]);
   });
 
+  it.each([
+    'javascript:alert(document.cookie)',
+    'data:text/html,<script>alert(1)</script>',
+    'file:///etc/passwd',
+    'http://example.com/login',
+    'ftp://example.com/login',
+  ])("declines url-mode elicitation to %s on the app's behalf: the handler never sees it", async (url) => {
+    const seen: unknown[] = [];
+    const warnings: string[] = [];
+    const handler: ElicitationHandler = (request) => {
+      seen.push(request);
+      return { action: 'accept' };
+    };
+    const { server } = await connected({
+      elicitation: { handler, url: true },
+      onWarning: (message) => warnings.push(message),
+    });
+    const response = await server.request('elicitation/create', { ...URL_PARAMS, url });
+    expect(response.result).toEqual({ action: 'decline' });
+    expect(seen).toEqual([]);
+    expect(warnings).toEqual([expect.stringContaining('declined a URL-mode elicitation')]);
+  });
+
+  it.each([
+    'https://example.com/login',
+    'http://localhost:3000/callback',
+    'http://127.0.0.1:8080/consent',
+    'http://[::1]:8080/consent',
+  ])('passes url-mode elicitation to %s (https:, or http: on loopback) to the handler', async (url) => {
+    const seen: string[] = [];
+    const handler: ElicitationHandler = (request) => {
+      if (request.mode === 'url') seen.push(request.url);
+      return { action: 'accept' };
+    };
+    const { server } = await connected({ elicitation: { handler, url: true } });
+    const response = await server.request('elicitation/create', { ...URL_PARAMS, url });
+    expect(response.result).toEqual({ action: 'accept' });
+    expect(seen).toEqual([url]);
+  });
+
   it('answers roots/list from a roots array', async () => {
     const roots = [{ uri: 'file:///home/ada/project', name: 'project' }, { uri: 'file:///tmp' }];
     const { server } = await connected({ roots });
