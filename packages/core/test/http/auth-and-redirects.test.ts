@@ -59,11 +59,17 @@ describe('tokenProvider', () => {
 });
 
 describe('redirects', () => {
-  const redirectCalls = (location?: string): FaultScript => ({
-    inner: 'stateful',
+  // Stateless unless said otherwise: the session id stays on the endpoint's
+  // origin, so a stateful server behind another origin would refuse the call.
+  const redirectCalls = (
+    location?: string,
+    inner: FaultScript['inner'] = 'stateless',
+    times?: number,
+  ): FaultScript => ({
+    inner,
     rules: [
       {
-        match: { method: 'tools/call' },
+        match: times === undefined ? { method: 'tools/call' } : { method: 'tools/call', times },
         action: location === undefined ? { type: 'redirect' } : { type: 'redirect', location },
       },
     ],
@@ -95,6 +101,39 @@ describe('redirects', () => {
     expect(redirected[0]?.headers.authorization).toBeUndefined();
   });
 
+  it('never carries the custom headers or the session id to another origin', async () => {
+    const scenario = await servers.scenario(redirectCalls(undefined, 'stateful', 1));
+    const { client, transport } = await open(scenario.mcp, {
+      transport: { headers: { 'X-Tenant': 'tenant-secret', Accept: 'text/plain' }, standaloneStream: false },
+    });
+    // Without its session id, the stateful server behind the other origin refuses the call.
+    await expect(client.callTool('echo', { text: 'moved' })).rejects.toMatchObject({ name: 'HttpError', status: 400 });
+    const { redirected, requests } = await scenario.stats();
+    const sent = requests.find((request) => request.method === 'tools/call');
+    expect(sent?.headers).toMatchObject({ 'x-tenant': 'tenant-secret', 'mcp-session-id': transport.sessionId });
+    expect(redirected).toHaveLength(1);
+    expect(redirected[0]?.headers.host).toBe(new URL(servers.other).host);
+    expect(redirected[0]?.headers['x-tenant']).toBeUndefined();
+    expect(redirected[0]?.headers['mcp-session-id']).toBeUndefined();
+    // The transport's own Accept is no custom header to drop.
+    expect(redirected[0]?.headers.accept).toBe('application/json, text/event-stream');
+    expect((await client.callTool('echo', { text: 'next' })).text).toBe('next');
+  });
+
+  it('keeps the custom headers and the session id on a redirect within the same origin', async () => {
+    const scenario = await servers.scenario(redirectCalls('target', 'stateful'));
+    const { client, transport } = await open(scenario.mcp, {
+      transport: { headers: { 'X-Tenant': 'tenant-secret' }, standaloneStream: false },
+    });
+    expect((await client.callTool('echo', { text: 'moved' })).text).toBe('moved');
+    const { redirected } = await scenario.stats();
+    expect(redirected).toHaveLength(1);
+    expect(redirected[0]?.headers).toMatchObject({
+      'x-tenant': 'tenant-secret',
+      'mcp-session-id': transport.sessionId,
+    });
+  });
+
   it('keeps the credentials on a redirect within the same origin', async () => {
     // Relative to /faults/<id>/mcp: the redirect target on the fault server's own origin.
     const scenario = await servers.scenario(redirectCalls('target'));
@@ -111,7 +150,10 @@ describe('redirects', () => {
   it('follows a 303 with a GET that carries no body (RFC 9110 §15.4.4)', async () => {
     const scenario = await servers.scenario({
       inner: 'stateful',
-      rules: [{ match: { method: 'tools/call', times: 1 }, action: { type: 'redirect', status: 303 } }],
+      // On the endpoint's origin, so the GET keeps the session id.
+      rules: [
+        { match: { method: 'tools/call', times: 1 }, action: { type: 'redirect', status: 303, location: 'target' } },
+      ],
     });
     const { client } = await open(scenario.mcp, { transport: { standaloneStream: false } });
     // The target answers the GET with the session's event stream, which holds no answer.

@@ -13,7 +13,8 @@ const MAX_REDIRECTS = 5;
 
 /**
  * Follows the redirect `response` answered `target` with, and any after it, so
- * credentials never reach another origin than the endpoint's (`origin`).
+ * credentials, the custom `headers` and the session id never reach another
+ * origin than the endpoint's (`origin`).
  * Resolves with the first response that is not a redirect to follow. Loaded on
  * demand: requests to an endpoint that does not move never need it.
  */
@@ -30,9 +31,10 @@ export async function followRedirects(
   for (let hop = 0; ; hop++) {
     if (response.type === 'opaqueredirect') {
       // Browsers hide the target of a manual redirect. Let the browser follow
-      // it: the Fetch standard drops Authorization across origins, and our
-      // custom auth header goes away here since the browser would keep it.
-      dropCredentials(headers, options.authHeader);
+      // it: the Fetch standard drops Authorization across origins, and what
+      // else is ours to guard goes away here since the browser would keep it
+      // (so in a browser even a same-origin redirect loses it).
+      dropOriginBound(headers, options);
       return fetchFn(target, { ...init, redirect: 'follow' });
     }
     const location = response.headers.get('location');
@@ -42,7 +44,7 @@ export async function followRedirects(
     // 303 turns the request into a GET without a body.
     if (response.status === 303) init = { ...init, method: 'GET', body: null };
     if (next.origin !== origin) {
-      dropCredentials(headers, options.authHeader);
+      dropOriginBound(headers, options);
     } else if (headers.has('dpop') && options.auth) {
       // A DPoP proof names its URL (htu): a same-origin hop needs a fresh one.
       setAll(headers, await options.auth.headers({ method: init.method, url: next }));
@@ -52,9 +54,22 @@ export async function followRedirects(
   }
 }
 
-function dropCredentials(headers: Headers, authHeader: string | undefined): void {
+/** Headers the transport sets itself on every request: not the caller's to guard. */
+const OWN = new Set(['accept', 'content-type']);
+
+/**
+ * Removes what only the endpoint's origin may see: credentials, the custom
+ * `headers` (API keys and tenant ids travel there), and the session id, which
+ * is no credential but must not leak (2025-11-25 "Session Hijacking"). Headers
+ * that mirror the body (Mcp-Method, Mcp-Param-*) stay: the body goes along.
+ */
+function dropOriginBound(headers: Headers, options: StreamableHttpTransportOptions): void {
   headers.delete('authorization');
   // A DPoP proof is bound to this origin's URL and to the token (RFC 9449 §4.2).
   headers.delete('dpop');
-  if (authHeader) headers.delete(authHeader);
+  headers.delete('mcp-session-id');
+  if (options.authHeader) headers.delete(options.authHeader);
+  for (const name of Object.keys(options.headers ?? {})) {
+    if (!OWN.has(name.toLowerCase())) headers.delete(name);
+  }
 }
