@@ -7,6 +7,7 @@ import {
   TransportError,
   type TransportEvent,
 } from '@mcp/core';
+import { childEnvironment } from './child-environment.js';
 import { LineReader } from './line-reader.js';
 import { commandLabel, type ExitStatus, exitError, notJsonError, oversizedError, startError } from './server-errors.js';
 import { shutdownChild } from './shutdown.js';
@@ -16,8 +17,19 @@ export interface StdioTransportOptions {
   /** The executable, run without a shell: no quoting, globbing or injection. */
   readonly command: string;
   readonly args?: readonly string[];
-  /** Added to the inherited environment (a server usually still needs PATH, HOME…). */
+  /**
+   * Variables for the server, on top of the few it inherits: PATH, HOME, USER,
+   * LOGNAME, SHELL, TERM (on Windows APPDATA, HOMEDRIVE, HOMEPATH, LOCALAPPDATA,
+   * PATH, PROCESSOR_ARCHITECTURE, PROGRAMFILES, SYSTEMDRIVE, SYSTEMROOT, TEMP,
+   * USERNAME, USERPROFILE). Name here every secret the server needs.
+   */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Hand the server all of our environment (then `env` on top) instead of the
+   * small set above. Default false: a server is not trusted with every API key
+   * and credential of the process that starts it.
+   */
+  readonly inheritEnv?: boolean;
   readonly cwd?: string;
   /**
    * The server's stderr is log text (2025-11-25, Transports, stdio), never a
@@ -120,12 +132,12 @@ export class StdioTransport implements Transport {
 
   #start(): void {
     if (this.#child || this.#failure) return;
-    const { command, args = [], env, cwd, stderr = 'inherit' } = this.#options;
+    const { command, args = [], env, cwd, stderr = 'inherit', inheritEnv = false } = this.#options;
     let child: ChildProcess;
     try {
       child = spawn(command, args, {
         cwd,
-        env: env ? { ...process.env, ...env } : process.env,
+        env: childEnvironment(process.env, env, inheritEnv),
         stdio: ['pipe', 'pipe', typeof stderr === 'function' ? 'pipe' : stderr],
         windowsHide: true,
       });

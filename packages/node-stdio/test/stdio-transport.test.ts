@@ -144,6 +144,54 @@ describe('StdioTransport', () => {
     });
   });
 
+  describe('environment', () => {
+    const SAFE = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
+    const saved = { ...process.env };
+    afterEach(() => {
+      for (const name of ['MCP_TEST_SECRET', 'SHELL', 'TERM']) {
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+      }
+    });
+
+    async function childEnv(options: Partial<StdioTransportOptions> = {}): Promise<Record<string, string>> {
+      const message = await nextMessage(events(server('print-env.mjs', [], options)));
+      return (message as { params: Record<string, string> }).params;
+    }
+
+    it.skipIf(process.platform === 'win32')(
+      'gives the server only PATH, HOME, USER, LOGNAME, SHELL, TERM and env, never our other variables',
+      async () => {
+        process.env.MCP_TEST_SECRET = 'sk-parent-secret';
+        const env = await childEnv({ env: { MCP_TEST_ADDED: 'added' } });
+        expect(env.MCP_TEST_SECRET).toBeUndefined();
+        expect(env.MCP_TEST_ADDED).toBe('added');
+        expect(env.PATH).toBe(process.env.PATH);
+        for (const name of Object.keys(env)) expect([...SAFE, 'MCP_TEST_ADDED']).toContain(name);
+        expect(JSON.stringify(env)).not.toContain('sk-parent-secret');
+      },
+    );
+
+    it('hands over all of our environment with inheritEnv: true, env still on top', async () => {
+      process.env.MCP_TEST_SECRET = 'sk-parent-secret';
+      const env = await childEnv({ inheritEnv: true, env: { MCP_TEST_ADDED: 'added' } });
+      expect(env.MCP_TEST_SECRET).toBe('sk-parent-secret');
+      expect(env.MCP_TEST_ADDED).toBe('added');
+    });
+
+    it.skipIf(process.platform === 'win32')(
+      'skips an inherited value that is a bash function (Shellshock), but passes one given in env',
+      async () => {
+        process.env.SHELL = '() { :; }; echo pwned';
+        process.env.TERM = 'xterm-mcp-test';
+        const env = await childEnv({ env: { MCP_TEST_FN: '() { :; }' } });
+        expect(env.SHELL).toBeUndefined();
+        expect(env.TERM).toBe('xterm-mcp-test');
+        expect(env.MCP_TEST_FN).toBe('() { :; }');
+      },
+    );
+  });
+
   it('hands stderr to a callback line by line', async () => {
     const lines: string[] = [];
     const transport = server('stderr-lines.mjs', [], { stderr: (line) => lines.push(line) });
