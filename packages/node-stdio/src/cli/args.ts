@@ -15,8 +15,10 @@ export interface ServerUrl {
 /** Options every subcommand that talks to a server takes. */
 export interface SessionOptions {
   readonly server: ServerCommand | ServerUrl;
-  /** Added to the server's inherited environment (`--env KEY=VALUE`). */
+  /** Added to the few variables the server inherits (`--env KEY=VALUE`). */
   readonly env: Readonly<Record<string, string>>;
+  /** Hand the server all of our environment (`--inherit-env`), not just PATH, HOME and the like. */
+  readonly inheritEnv: boolean;
   /** Per-request timeout in ms (`--timeout`); the client's default when absent. */
   readonly timeout?: number;
   /** Print machine-readable JSON instead of the terminal layout (`--json`). */
@@ -51,6 +53,7 @@ const OPTIONS = {
   quiet: { type: 'boolean', short: 'q' },
   timeout: { type: 'string' },
   env: { type: 'string', multiple: true },
+  'inherit-env': { type: 'boolean' },
   url: { type: 'string' },
 } as const;
 
@@ -108,6 +111,7 @@ function sessionOptions(values: Values, serverArgv: readonly string[]): SessionO
   return {
     server: serverTarget(values.url, serverArgv),
     env: environment(values.env ?? []),
+    inheritEnv: values['inherit-env'] ?? false,
     ...(timeout !== undefined && { timeout }),
     json: values.json ?? false,
     quiet: values.quiet ?? false,

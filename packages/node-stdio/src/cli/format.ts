@@ -1,4 +1,5 @@
 import { Buffer } from 'node:buffer';
+import { terminalJson } from './terminal-text.js';
 
 /** Where the CLI writes: `process.stdout` in the bin, a capturing object in tests. */
 export interface OutputStream {
@@ -118,12 +119,14 @@ export function hexPreview(data: Uint8Array, max = 32): string {
 
 /**
  * Pretty JSON for `--json` and structured content. Decoded bytes go back to
- * base64, as they were on the wire.
+ * base64, as they were on the wire; control characters are `\u` escapes.
  */
 export function toJson(value: unknown): string {
-  return JSON.stringify(
-    value,
-    (_key, item: unknown) => (item instanceof Uint8Array ? Buffer.from(item).toString('base64') : item),
-    2,
+  return terminalJson(
+    JSON.stringify(
+      value,
+      (_key, item: unknown) => (item instanceof Uint8Array ? Buffer.from(item).toString('base64') : item),
+      2,
+    ),
   );
 }

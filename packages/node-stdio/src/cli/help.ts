@@ -12,7 +12,9 @@ Or, instead of "-- <command…>", --url <url> for a server over Streamable HTTP.
 
 Options:
   --timeout <ms>    per-request timeout, the handshake included (default 60000)
-  --env KEY=VALUE   add to the server's environment (repeatable)
+  --env KEY=VALUE   set a variable for the server (repeatable); of yours it inherits only
+                    PATH, HOME, USER, LOGNAME, SHELL, TERM (Windows: its system variables)
+  --inherit-env     give the server all of your environment (API keys included)
   --url <url>       a remote server; when it requires OAuth, your browser opens to authorize
   --json            machine-readable output
   -q, --quiet       hide the server's stderr and log messages
@@ -25,5 +27,6 @@ Examples:
   mcp inspect -- node server.mjs
   mcp call add '{"a": 2, "b": 3}' -- node server.mjs
   mcp read file:///notes.txt --json -- npx -y some-mcp-server
+  mcp call search '{"q": "mcp"}' --env API_KEY="$API_KEY" -- node server.mjs
   mcp inspect --url https://example.com/mcp
 `;

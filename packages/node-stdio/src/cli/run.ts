@@ -7,6 +7,7 @@ import { inspectServer, renderInspection } from './inspect.js';
 import { promptResultJson, renderPromptResult } from './prompt.js';
 import { renderReadResult } from './read.js';
 import { withSession } from './session.js';
+import { terminalSafe, terminalText } from './terminal-text.js';
 import { VERSION } from './version.js';
 
 /** Where `run` reads and writes; the bin passes the process's own, tests pass captures. */
@@ -30,7 +31,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return await execute(parseCommandLine(argv), io);
   } catch (error) {
     const failure = describeFailure(error, io.signal?.aborted === true);
-    io.stderr.write(`${failure.line}\n`);
+    // The message may quote the server (an RPC error, a line that was not JSON).
+    io.stderr.write(`${terminalText(failure.line)}\n`);
     return failure.exitCode;
   }
 }
@@ -48,22 +50,22 @@ async function execute(command: Command, io: CliIo): Promise<number> {
       switch (command.kind) {
         case 'inspect': {
           const report = await inspectServer(client, call);
-          return print(io, json ? [toJson(report)] : renderInspection(report, style, io.stdout.columns));
+          return print(io, json ? [toJson(report)] : renderInspection(terminalSafe(report), style, io.stdout.columns));
         }
         case 'call': {
           const result = await client.callTool(command.tool, command.args, call);
-          print(io, json ? [toJson(toolResultJson(result))] : renderToolResult(result, style));
+          print(io, json ? [toJson(toolResultJson(result))] : renderToolResult(terminalSafe(result), style));
           if (!result.isError) return 0;
           io.stderr.write(`mcp: tool "${command.tool}" returned an error result (isError)\n`);
           return EXIT_FAILURE;
         }
         case 'read': {
           const result = await client.readResource(command.uri, call);
-          return print(io, json ? [toJson(result)] : renderReadResult(result, style));
+          return print(io, json ? [toJson(result)] : renderReadResult(terminalSafe(result), style));
         }
         case 'prompt': {
           const result = await client.getPrompt(command.name, command.args, call);
-          return print(io, json ? [toJson(promptResultJson(result))] : renderPromptResult(result, style));
+          return print(io, json ? [toJson(promptResultJson(result))] : renderPromptResult(terminalSafe(result), style));
         }
       }
     },

@@ -3,6 +3,7 @@ import { StdioTransport } from '../stdio-transport.js';
 import type { SessionOptions } from './args.js';
 import type { OutputStream } from './format.js';
 import { remoteTransport } from './remote-transport.js';
+import { terminalText } from './terminal-text.js';
 import { VERSION } from './version.js';
 
 /** An open connection to the server, and the options every request should carry. */
@@ -82,8 +83,10 @@ async function openTransport(
     command,
     args,
     env: options.env,
-    // The server's stderr is its log (2025-11-25, Transports, stdio): passed through unless --quiet.
-    stderr: options.quiet ? 'ignore' : (line) => stderr.write(`${line}\n`),
+    inheritEnv: options.inheritEnv,
+    // The server's stderr is its log (2025-11-25, Transports, stdio): passed through unless --quiet,
+    // as text: a log line must not drive our terminal.
+    stderr: options.quiet ? 'ignore' : (line) => stderr.write(`${terminalText(line)}\n`),
   });
   const label = [command, ...args].join(' ');
   return { transport, label, started: () => transport.pid !== undefined, close: async () => {} };
@@ -94,5 +97,5 @@ function logNotification(method: string, params: Readonly<Record<string, unknown
   if (method !== 'notifications/message' || !params) return;
   const source = typeof params.logger === 'string' ? ` ${params.logger}` : '';
   const data = typeof params.data === 'string' ? params.data : JSON.stringify(params.data);
-  out.write(`server log [${String(params.level)}]${source}: ${data}\n`);
+  out.write(`${terminalText(`server log [${String(params.level)}]${source}: ${data}`)}\n`);
 }

@@ -1,0 +1,115 @@
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { run } from '../src/cli/run.js';
+
+const server = fileURLToPath(new URL('./fixtures/terminal-escapes-server.mjs', import.meta.url));
+
+/** C0 controls but newline and tab, DEL, C1: what a terminal may act on instead of printing. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+/** The SGR sequences `mcp` itself colors with on a terminal. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const OUR_COLORS = /\u001b\[(?:1|2|22|36|39)m/g;
+
+function capture() {
+  const chunks: string[] = [];
+  return {
+    write: (chunk: string) => chunks.push(chunk) > 0,
+    get text() {
+      return chunks.join('');
+    },
+  };
+}
+
+/** Runs the CLI in-process against the fixture server; `isTTY` makes it color its own output. */
+async function mcp(argv: string[], tty = false) {
+  const stdout = Object.assign(capture(), { isTTY: tty });
+  const stderr = capture();
+  const code = await run([...argv, '--', process.execPath, server], { stdout, stderr, env: {} });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+describe('mcp prints what a server sent without its terminal control characters', () => {
+  it('call: tool text, structured content, log messages and server stderr', async () => {
+    const { code, stdout, stderr } = await mcp(['call', 'pwn']);
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toBe(']0;pwned[2Jhi');
+    expect(stdout).toContain('"key31m]0;pwned[2Jhi": "value31m]0;pwned[2Jhi"');
+    expect(stdout).not.toMatch(CONTROL);
+    expect(stderr).toContain('stderr31m]0;pwned[2Jhi');
+    expect(stderr).toContain('server log [warning] logger31m]0;pwned[2Jhi: log31m]0;pwned[2Jhi');
+    expect(stderr).not.toMatch(CONTROL);
+  });
+
+  it('inspect: server info, instructions, descriptions, names and schema keys', async () => {
+    const { code, stdout, stderr } = await mcp(['inspect']);
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toBe('escapes31m]0;pwned[2Jhi');
+    for (const text of ['instructions31m', 'tool description31m', 'resource31m', 'prompt description31m', 'arg31m']) {
+      expect(stdout).toContain(text);
+    }
+    expect(stdout).not.toMatch(CONTROL);
+    expect(stderr).not.toMatch(CONTROL);
+  });
+
+  it('keeps its own colors on a terminal while dropping the server sequences', async () => {
+    const { stdout } = await mcp(['inspect'], true);
+    expect(stdout.split('\n')[0]).toBe('\u001b[1mescapes31m]0;pwned[2Jhi\u001b[22m');
+    expect(stdout.replace(OUR_COLORS, '')).not.toMatch(CONTROL);
+  });
+
+  it('read and prompt: resource text, MIME type, prompt description and messages', async () => {
+    const read = await mcp(['read', 'test://escapes']);
+    expect(read.code).toBe(0);
+    expect(read.stdout).toBe('[test://escapes, text/plain]0;pwned[2Jhi]\nresource text31m]0;pwned[2Jhi\n');
+    const prompt = await mcp(['prompt', 'greet']);
+    expect(prompt.code).toBe(0);
+    expect(prompt.stdout).toBe('prompt description31m]0;pwned[2Jhi\n\nuser\n  prompt text31m]0;pwned[2Jhi\n');
+  });
+
+  it('an error message from the server', async () => {
+    const { code, stdout, stderr } = await mcp(['call', 'boom']);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr.trimEnd().split('\n').at(-1)).toMatch(/^mcp: .*boom31m\]0;pwned\[2Jhi/);
+    expect(stderr).not.toMatch(CONTROL);
+  });
+
+  it('--json escapes them instead, so the data stays exact', async () => {
+    const { code, stdout } = await mcp(['call', 'pwn', '--json']);
+    expect(code).toBe(0);
+    expect(stdout).not.toMatch(CONTROL);
+    const result = JSON.parse(stdout);
+    expect(result.content[0].text).toBe('\u001b]0;pwned\u0007\u001b[2Jhi');
+    expect(Object.values(result.structuredContent)).toEqual(['value\u009b31m\u007f\r\u001b]0;pwned\u0007\u001b[2Jhi']);
+  });
+});
+
+describe('the environment mcp gives a server', () => {
+  const saved = process.env.MCP_TEST_SECRET;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.MCP_TEST_SECRET;
+    else process.env.MCP_TEST_SECRET = saved;
+  });
+
+  async function serverEnv(flags: string[]): Promise<Record<string, string>> {
+    process.env.MCP_TEST_SECRET = 'sk-parent-secret';
+    const { code, stdout } = await mcp(['call', 'env', '--json', ...flags]);
+    expect(code).toBe(0);
+    return JSON.parse(JSON.parse(stdout).content[0].text);
+  }
+
+  it('is PATH and the like plus --env, not our secrets', async () => {
+    const env = await serverEnv(['--env', 'MCP_TEST_KEY=from the cli', '--env', 'MCP_TEST_EMPTY=']);
+    expect(env.MCP_TEST_KEY).toBe('from the cli');
+    expect(env.MCP_TEST_EMPTY).toBe('');
+    expect(env.PATH).toBe(process.env.PATH);
+    expect(env).not.toHaveProperty('MCP_TEST_SECRET');
+  });
+
+  it('is all of ours with --inherit-env', async () => {
+    const env = await serverEnv(['--inherit-env', '--env', 'MCP_TEST_KEY=k']);
+    expect(env.MCP_TEST_SECRET).toBe('sk-parent-secret');
+    expect(env.MCP_TEST_KEY).toBe('k');
+  });
+});
