@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { ENDLESS_CAP_BYTES, GZIP_BOMB_DECODED_BYTES } from '../../../../test-servers/hostile/serve.mjs';
+import { HttpError } from '../../src/index.js';
+import {
+  expectHealthy,
+  expectSizeLimitError,
+  MiB,
+  peakGrowthDuring,
+  rejection,
+  timed,
+  useHostileClients,
+  useHostileServer,
+} from './hostile-harness.js';
+
+// Bombs: bodies small on the wire that decode huge, and bodies that never end.
+// Every client here has maxMessageBytes = 1 MiB; a bomb is 64 MiB decoded.
+
+const server = useHostileServer();
+const open = useHostileClients(server);
+
+describe.each(['legacy', 'modern'] as const)('bombs (%s era)', (era) => {
+  it('a gzip bomb under a 1 MiB limit fails with a maxMessageBytes ProtocolError, memory stays bounded, and the next call works', async () => {
+    const { client } = await open('gzip-bomb', { era });
+    const { value: error, peak } = await peakGrowthDuring(() => rejection(client.callTool('hostile')));
+    expectSizeLimitError(error);
+    expect(peak).toBeLessThan(GZIP_BOMB_DECODED_BYTES / 4);
+    await expectHealthy(client);
+  });
+
+  it('a gzip bomb in one SSE event fails with a maxMessageBytes ProtocolError and the next call works', async () => {
+    const { client } = await open('gzip-bomb-sse', { era });
+    const { value: error, peak } = await peakGrowthDuring(() => rejection(client.callTool('hostile')));
+    expectSizeLimitError(error);
+    expect(peak).toBeLessThan(GZIP_BOMB_DECODED_BYTES / 4);
+    await expectHealthy(client);
+  });
+
+  it('a gzip bomb as an HTTP 500 body fails with HttpError whose text is bounded, and the next call works', async () => {
+    const { client } = await open('gzip-bomb-error', { era });
+    const { value: error, peak } = await peakGrowthDuring(() => rejection(client.callTool('hostile')));
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).status).toBe(500);
+    expect((error as Error).message.length).toBeLessThan(64 * 1024);
+    expect(JSON.stringify(error).length).toBeLessThan(2 * MiB);
+    expect(peak).toBeLessThan(GZIP_BOMB_DECODED_BYTES / 4);
+    await expectHealthy(client);
+  });
+
+  it('an SSE line that never ends fails with a maxMessageBytes ProtocolError after about 1 MiB read, and the next call works', async () => {
+    const { client, endpoint } = await open('endless-sse-line', { era });
+    const { value: error, ms } = await timed(() => rejection(client.callTool('hostile')));
+    expectSizeLimitError(error);
+    expect(ms).toBeLessThan(5000);
+    await expectHealthy(client);
+    // What the server got out before the client hung up: the limit plus socket buffers, never the cap.
+    expect(endpoint.stats.clientGone).toBe(1);
+    expect(endpoint.stats.bytesWritten).toBeLessThan(32 * MiB);
+    expect(endpoint.stats.bytesWritten).toBeLessThan(ENDLESS_CAP_BYTES);
+  });
+
+  it('a JSON body without Content-Length that never ends fails with a maxMessageBytes ProtocolError, and the next call works', async () => {
+    const { client, endpoint } = await open('endless-body', { era });
+    const { value: error, ms } = await timed(() => rejection(client.callTool('hostile')));
+    expectSizeLimitError(error);
+    expect(ms).toBeLessThan(5000);
+    await expectHealthy(client);
+    expect(endpoint.stats.clientGone).toBe(1);
+    expect(endpoint.stats.bytesWritten).toBeLessThan(32 * MiB);
+  });
+
+  it('a 4 MiB JSON answer with its Content-Length fails with a maxMessageBytes ProtocolError under a 1 MiB limit', async () => {
+    const { client } = await open('oversized-body', { era });
+    expectSizeLimitError(await rejection(client.callTool('hostile')));
+    await expectHealthy(client);
+  });
+
+  it('a 4 MiB SSE event fails with a maxMessageBytes ProtocolError under a 1 MiB limit', async () => {
+    const { client } = await open('oversized-sse-event', { era });
+    expectSizeLimitError(await rejection(client.callTool('hostile')));
+    await expectHealthy(client);
+  });
+});

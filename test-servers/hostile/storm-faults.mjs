@@ -1,0 +1,40 @@
+import { startSse, write } from './wire.mjs';
+
+/**
+ * Retry storms: streams that say `retry: 0` and end at once, every time, so a
+ * client that trusts them reconnects as fast as the network allows.
+ */
+
+/** A priming event (an id, no data: 2025-11-25 resumability) with `retry: 0`, then the end of the stream. */
+async function primeAndEnd(ctx) {
+  startSse(ctx.res);
+  const id = `storm-${ctx.stats.requests.length}`;
+  await write(ctx.res, ctx.stats, `id: ${id}\nretry: 0\ndata: \n\n`);
+  ctx.res.end();
+}
+
+export const STORM_FAULTS = {
+  'retry-storm-post': {
+    family: 'retry-storms',
+    summary: "the call's stream and every resumption GET say retry: 0 and end without the answer",
+    call: primeAndEnd,
+    get: (ctx) => (ctx.req.headers['last-event-id'] === undefined ? ctx.refuseGet() : primeAndEnd(ctx)),
+  },
+  'retry-storm-get': {
+    family: 'retry-storms',
+    summary: 'the standalone GET stream says retry: 0 and ends at once, every time',
+    get: async (ctx) => {
+      startSse(ctx.res);
+      await write(ctx.res, ctx.stats, 'retry: 0\n\n');
+      ctx.res.end();
+    },
+  },
+  'retry-storm-get-empty': {
+    family: 'retry-storms',
+    summary: 'the standalone GET stream opens and ends at once without any event',
+    get: (ctx) => {
+      startSse(ctx.res);
+      ctx.res.end();
+    },
+  },
+};
