@@ -14,7 +14,12 @@ export interface LoopbackAuthorizeOptions {
    * auto-approving authorization server.
    */
   readonly openBrowser?: (url: string) => unknown;
-  /** How long to wait for the browser to come back, in ms (default 300000). */
+  /**
+   * How long to wait for the browser to come back, in ms (default 300000). This
+   * is the only bound on callbacks with the wrong `state`: they are answered
+   * and ignored however many come, as counting them would let any local
+   * process end the user's authorization by sending a few.
+   */
   readonly timeoutMs?: number;
   /** Stops waiting (Ctrl+C). */
   readonly signal?: AbortSignal;
@@ -36,15 +41,23 @@ const DEFAULT_TIMEOUT_MS = 300_000;
  * The native-app redirect for a command-line client (RFC 8252 §7.3, MCP
  * 2025-11-25 "Security Best Practices"): listens on 127.0.0.1 only, opens the
  * system browser without a shell, and resolves with the first callback that
- * carries `code` or `error`; then stops listening until the next authorization
- * (step-up), which reuses the same port so the redirect URI stays registered.
+ * carries `code` or `error` and the `state` of the authorization URL; then stops
+ * listening until the next authorization (step-up), which reuses the same port
+ * so the redirect URI stays registered.
+ *
+ * Any local process can reach 127.0.0.1, so a callback with another `state` (or
+ * none) is refused with an error page and the wait goes on: it is not the
+ * browser coming back from this authorization (RFC 6749 §10.12, CSRF), and
+ * settling on it would hand an attacker's code, or a forged `error`, to the
+ * flow. An authorization URL without `state` accepts only callbacks without one.
  */
 export async function loopbackAuthorize(options: LoopbackAuthorizeOptions = {}): Promise<LoopbackRedirect> {
   const path = options.path ?? '/callback';
   let server = await listen(options.port ?? 0);
   const port = portOf(server);
   const redirectUri = `http://127.0.0.1:${port}${path}`;
-  let pending: ((callbackUrl: string) => void) | undefined;
+  /** The authorization waiting for the browser: the `state` it sent, and how to finish it. */
+  let pending: { readonly state: string | null; readonly resolve: (callbackUrl: string) => void } | undefined;
 
   const attach = (target: Server) =>
     target.on('request', (request, response) => {
@@ -54,14 +67,17 @@ export async function loopbackAuthorize(options: LoopbackAuthorizeOptions = {}):
         response.end(`<!doctype html><meta charset="utf-8"><title>mcp</title><p>${text}</p>`);
       };
       if (url.pathname !== path) return answer(404, 'Not found.');
-      const resolve = pending;
-      if (!resolve) return answer(400, 'No authorization is in progress.');
+      const waiting = pending;
+      if (!waiting) return answer(400, 'No authorization is in progress.');
       if (!url.searchParams.has('code') && !url.searchParams.has('error')) {
         return answer(400, 'This is not an authorization response.');
       }
+      if (url.searchParams.get('state') !== waiting.state) {
+        return answer(400, 'This response does not belong to the authorization in progress; it was ignored.');
+      }
       pending = undefined;
       // Settle once the page is sent: the server closes right after.
-      response.once('finish', () => resolve(url.href));
+      response.once('finish', () => waiting.resolve(url.href));
       answer(200, 'Authorization finished. You can close this window and return to the terminal.');
     });
   attach(server);
@@ -78,7 +94,7 @@ export async function loopbackAuthorize(options: LoopbackAuthorizeOptions = {}):
     let onStop: (() => void) | undefined;
     try {
       const callback = new Promise<string>((resolve, reject) => {
-        pending = resolve;
+        pending = { state: authorizationUrl.searchParams.get('state'), resolve };
         onStop = () => reject(waitError(stop.reason, authorizationUrl));
         if (stop.aborted) onStop();
         else stop.addEventListener('abort', onStop, { once: true });

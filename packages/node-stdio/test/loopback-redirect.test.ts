@@ -57,8 +57,48 @@ describe('loopbackAuthorize', () => {
         expect(await page.text()).toContain('You can close this window');
       },
     });
-    const callback = await loopback.authorize(new URL('https://as.example/authorize?x=1'));
+    const callback = await loopback.authorize(new URL('https://as.example/authorize?x=1&state=s1'));
     expect(callback).toBe(`${loopback.redirectUri}?code=c1&state=s1`);
+  });
+
+  it('refuses callbacks without the state of the authorization URL, however many, and resolves with the one that has it', async () => {
+    const refused: number[] = [];
+    const loopback = await loopbackAuthorize({
+      timeoutMs: 10_000,
+      openBrowser: async () => {
+        const forged = [
+          '?code=attacker&state=other',
+          '?code=attacker',
+          '?error=access_denied&state=other',
+          '?error=access_denied',
+          '?code=attacker&state=',
+          '?code=attacker&state=EXPECTED-STATE',
+        ];
+        for (let round = 0; round < 20; round++) {
+          for (const query of forged) {
+            const page = await fetch(loopback.redirectUri + query);
+            refused.push(page.status);
+            expect(await page.text()).toContain('does not belong to the authorization in progress');
+          }
+        }
+        await fetch(`${loopback.redirectUri}?code=real&state=expected-state`);
+      },
+    });
+    const callback = await loopback.authorize(new URL('https://as.example/authorize?state=expected-state'));
+    expect(callback).toBe(`${loopback.redirectUri}?code=real&state=expected-state`);
+    expect(refused).toHaveLength(120);
+    expect(new Set(refused)).toEqual(new Set([400]));
+    await expect(fetch(loopback.redirectUri)).rejects.toThrow(); // stopped listening once settled
+  });
+
+  it('still times out while only wrong-state callbacks arrive', async () => {
+    const loopback = await loopbackAuthorize({
+      timeoutMs: 300,
+      openBrowser: async () => {
+        expect((await fetch(`${loopback.redirectUri}?code=attacker&state=other`)).status).toBe(400);
+      },
+    });
+    await expect(loopback.authorize(new URL('https://as.example/authorize?state=s'))).rejects.toThrow(/timed out/);
   });
 
   it('gives up after the timeout, and refuses non-web authorization URLs without opening anything', async () => {
