@@ -1,8 +1,12 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/run.js';
 
 const server = fileURLToPath(new URL('./fixtures/terminal-escapes-server.mjs', import.meta.url));
+const bin = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 /** C0 controls but newline and tab, DEL, C1: what a terminal may act on instead of printing. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
@@ -111,5 +115,32 @@ describe('the environment mcp gives a server', () => {
     const env = await serverEnv(['--inherit-env', '--env', 'MCP_TEST_KEY=k']);
     expect(env.MCP_TEST_SECRET).toBe('sk-parent-secret');
     expect(env.MCP_TEST_KEY).toBe('k');
+  });
+});
+
+describe.skipIf(!existsSync(bin))('the built mcp bin, as a process of its own', () => {
+  const exec = promisify(execFile);
+  /** `mcp <argv> -- node <fixture>` with a secret in mcp's own environment. */
+  const mcpBin = (argv: string[]) =>
+    exec(process.execPath, [bin, ...argv, '--', process.execPath, server], {
+      env: { ...process.env, MCP_TEST_SECRET: 'sk-parent-secret' },
+    });
+
+  it('prints tool text without control characters', async () => {
+    const { stdout, stderr } = await mcpBin(['call', 'pwn']);
+    expect(stdout.split('\n')[0]).toBe(']0;pwned[2Jhi');
+    expect(stdout + stderr).not.toMatch(CONTROL);
+  });
+
+  it('passes --env KEY=VALUE and keeps its secrets, unless --inherit-env', async () => {
+    const scoped = JSON.parse(
+      JSON.parse((await mcpBin(['call', 'env', '--json', '--env', 'K=V'])).stdout).content[0].text,
+    );
+    expect(scoped.K).toBe('V');
+    expect(scoped).not.toHaveProperty('MCP_TEST_SECRET');
+    const inherited = JSON.parse(
+      JSON.parse((await mcpBin(['call', 'env', '--json', '--inherit-env'])).stdout).content[0].text,
+    );
+    expect(inherited.MCP_TEST_SECRET).toBe('sk-parent-secret');
   });
 });
