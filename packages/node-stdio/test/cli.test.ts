@@ -171,6 +171,8 @@ describe('mcp errors and lifecycle', () => {
     [['prompt', 'greeting', '{"name": 7}', '--', 'node'], 'prompt arguments must be strings; "name" is number'],
     [['inspect', '--timeout', 'soon', '--', 'node'], '--timeout takes a positive number of milliseconds'],
     [['inspect', '--env', 'NOVALUE', '--', 'node'], '--env takes KEY=VALUE'],
+    [['inspect', '--url', 'https://example.com/mcp', '--env', 'K=V'], '--env and --inherit-env set the environment'],
+    [['inspect', '--url', 'https://example.com/mcp', '--inherit-env'], '--env and --inherit-env set the environment'],
     [['inspect', '--bogus', '--', 'node'], "unknown option '--bogus'"],
   ])('treats %j as a usage error (exit 2)', async (argv, message) => {
     const stderr = capture();

@@ -108,6 +108,9 @@ type Values = ReturnType<typeof parseOurs>['values'];
 
 function sessionOptions(values: Values, serverArgv: readonly string[]): SessionOptions {
   const timeout = values.timeout === undefined ? undefined : positiveInteger('--timeout', values.timeout);
+  if (values.url !== undefined && (values.env !== undefined || values['inherit-env'])) {
+    throw new UsageError('--env and --inherit-env set the environment of a server command, not of --url');
+  }
   return {
     server: serverTarget(values.url, serverArgv),
     env: environment(values.env ?? []),
