@@ -13,6 +13,7 @@ import type { Transport } from '../transport/transport.js';
 import { lazy } from '../util/lazy.js';
 import { type CapabilityPath, clientCapabilities, hasCapability, modernCapabilities } from './capabilities.js';
 import { Connection } from './connection.js';
+import { DispatchPool } from './dispatch-pool.js';
 import type { Era } from './era.js';
 import type { Listeners } from './listeners.js';
 import { ModernEra } from './modern-era.js';
@@ -63,6 +64,8 @@ export class Client implements AsyncDisposable {
     this.#options = options;
     this.#maxPages = options.limits?.maxPages ?? limits.DEFAULT_MAX_PAGES;
     const answer = requestAnswerer(options);
+    const pool = new DispatchPool(options.limits?.maxConcurrentHandlers ?? limits.DEFAULT_MAX_CONCURRENT_HANDLERS);
+    const requestTimeout = options.requestTimeout ?? limits.DEFAULT_REQUEST_TIMEOUT;
     this.#channel = new RpcChannel(
       transport,
       {
@@ -75,8 +78,8 @@ export class Client implements AsyncDisposable {
         onError: (error) => options.onError?.(error),
       },
       {
-        requestTimeout: options.requestTimeout ?? limits.DEFAULT_REQUEST_TIMEOUT,
-        maxConcurrentHandlers: options.limits?.maxConcurrentHandlers ?? limits.DEFAULT_MAX_CONCURRENT_HANDLERS,
+        requestTimeout,
+        pool,
         closeGrace: options.limits?.closeGrace ?? limits.DEFAULT_CLOSE_GRACE,
       },
     );
@@ -85,6 +88,9 @@ export class Client implements AsyncDisposable {
       capabilities: modernCapabilities(clientCapabilities(options)),
       answer,
       maxRounds: options.limits?.maxInputRounds ?? limits.DEFAULT_MAX_INPUT_ROUNDS,
+      maxInputRequests: options.limits?.maxInputRequests ?? limits.DEFAULT_MAX_INPUT_REQUESTS,
+      pool,
+      requestTimeout,
       cancelsByClosing: transport.cancelsByClosing === true,
       logLevel: () => this.#logLevel,
       extraHeaders: (method, params) =>

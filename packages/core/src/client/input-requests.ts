@@ -1,18 +1,41 @@
 import * as v from 'valibot';
+import { McpError } from '../errors/mcp-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { RpcError } from '../errors/rpc-error.js';
 import { InputRequiredResultSchema } from '../protocol/mrtr.js';
+import type { DispatchPool } from './dispatch-pool.js';
 import type { AnswerRequest } from './request-answerer.js';
 
 /** An `input_required` result, validated. */
 export type InputRequired = v.InferOutput<typeof InputRequiredResultSchema>;
 
+/** What one round of answers runs under: the call's bounds and the client's handler slots. */
+export interface Round {
+  /** The client's handler slots (limits.maxConcurrentHandlers); its `ended` aborts the round on close. */
+  readonly pool: DispatchPool;
+  /** The caller's signal, when it gave one. */
+  readonly signal: AbortSignal | undefined;
+  /** How long the round's handlers may take, in ms (the call's timeout); 0 or less means no limit. */
+  readonly timeout: number;
+  /** Input requests one round may carry (limits.maxInputRequests). */
+  readonly maxInputRequests: number;
+}
+
 /**
  * Validates an `input_required` result (2026-07-28 §MRTR). The modern era loads
  * this module on the first such result, so servers that never ask for input
- * cost a program nothing here.
+ * cost a program nothing here. A round asking for more than `maxInputRequests`
+ * inputs fails before anything is validated or any handler runs: a server must
+ * not make one call ask the user thousands of questions.
  */
-export function inputRequired(method: string, raw: unknown): InputRequired {
+export function inputRequired(method: string, raw: unknown, maxInputRequests: number): InputRequired {
+  const requests = (raw as { inputRequests?: unknown }).inputRequests;
+  const count = typeof requests === 'object' && requests !== null ? Object.keys(requests).length : 0;
+  if (count > maxInputRequests) {
+    throw new McpError(
+      `${method}: the server asked for ${count} inputs in one round, more than ${maxInputRequests} (limits.maxInputRequests)`,
+    );
+  }
   const parsed = v.safeParse(InputRequiredResultSchema, raw);
   if (!parsed.success) {
     throw new ProtocolError(`${method}: invalid input_required result: ${v.summarize(parsed.issues)}`, parsed.issues);
@@ -28,42 +51,87 @@ export async function retryParams(
   answer: AnswerRequest,
   method: string,
   { inputRequests, requestState }: InputRequired,
-  signal: AbortSignal,
+  round: Round,
 ): Promise<Record<string, unknown>> {
   return {
-    ...(inputRequests && { inputResponses: await answerInputRequests(answer, method, inputRequests, signal) }),
+    ...(inputRequests && { inputResponses: await answerInputRequests(answer, method, inputRequests, round) }),
     ...(requestState !== undefined && { requestState }),
   };
 }
 
 /**
  * Answers every input request of one round with the handlers the legacy era
- * uses for real server requests. Elicitation with no handler is declined — an
- * answer the server understands. A request nothing can answer (sampling or
- * roots we never declared, an unknown method) fails the call: the protocol has
- * no error slot in `inputResponses`.
+ * uses for real server requests, in the client's handler slots. Their signal
+ * aborts when the call is aborted, when the round outlasts the call's timeout,
+ * when the client closes, or when another input of the round failed; the call
+ * then fails at once, whether or not a handler heeds it. Elicitation with no
+ * handler is declined — an answer the server understands. A request nothing can
+ * answer (sampling or roots we never declared, an unknown method) fails the
+ * call: the protocol has no error slot in `inputResponses`.
  */
 async function answerInputRequests(
   answer: AnswerRequest,
   method: string,
   inputRequests: Readonly<Record<string, { readonly method: string; readonly params?: unknown }>>,
-  signal: AbortSignal,
+  round: Round,
 ): Promise<Record<string, unknown>> {
-  const entries = await Promise.all(
-    Object.entries(inputRequests).map(async ([key, input]) => {
-      try {
-        return [key, await answer(input.method, input.params ?? {}, signal)] as const;
-      } catch (error) {
-        if (error instanceof RpcError) {
-          throw new ProtocolError(
-            `${method}: the server asked for ${input.method} (input ${JSON.stringify(key)}), which this client cannot answer: ${error.rpcMessage}`,
-            undefined,
-            { cause: error },
-          );
-        }
-        throw error;
-      }
-    }),
+  const controller = new AbortController();
+  const { signal } = controller;
+  const sources = [round.pool.ended, ...(round.signal ? [round.signal] : [])];
+  const follow = (): void => controller.abort(sources.find((source) => source.aborted)?.reason);
+  for (const source of sources) {
+    if (source.aborted) throw source.reason;
+    source.addEventListener('abort', follow, { once: true });
+  }
+  const timer =
+    round.timeout > 0
+      ? setTimeout(() => {
+          const message = `${method} timed out after ${round.timeout} ms while answering the server's input requests`;
+          controller.abort(new DOMException(message, 'TimeoutError'));
+        }, round.timeout)
+      : undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  const answers = Promise.all(
+    Object.entries(inputRequests).map(([key, input]) =>
+      round.pool.run(async () => [key, await answerOne(answer, method, key, input, signal)] as const, signal),
+    ),
   );
-  return Object.fromEntries(entries);
+  // Whichever loses the race settles later, unobserved.
+  answers.catch(noop);
+  stopped.catch(noop);
+  try {
+    return Object.fromEntries(await Promise.race([answers, stopped]));
+  } catch (error) {
+    // Whatever failed the round, the handlers still at work on it can stop.
+    controller.abort(error);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    for (const source of sources) source.removeEventListener('abort', follow);
+  }
+}
+
+const noop = (): void => {};
+
+async function answerOne(
+  answer: AnswerRequest,
+  method: string,
+  key: string,
+  input: { readonly method: string; readonly params?: unknown },
+  signal: AbortSignal,
+): Promise<unknown> {
+  try {
+    return await answer(input.method, input.params ?? {}, signal);
+  } catch (error) {
+    if (error instanceof RpcError) {
+      throw new ProtocolError(
+        `${method}: the server asked for ${input.method} (input ${JSON.stringify(key)}), which this client cannot answer: ${error.rpcMessage}`,
+        undefined,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
 }

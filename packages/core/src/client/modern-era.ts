@@ -18,6 +18,7 @@ import {
 import { resultTypeOf } from '../protocol/result.js';
 import { MODERN_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 import { lazy } from '../util/lazy.js';
+import type { DispatchPool } from './dispatch-pool.js';
 import type { ConnectContext, Era, ServerIdentity } from './era.js';
 import { encodeHeaderValue } from './header-values.js';
 import { resultParser } from './parse-result.js';
@@ -40,6 +41,12 @@ export interface ModernEraOptions {
   readonly answer: AnswerRequest;
   /** Input rounds one request may take before it fails (limits.maxInputRounds). */
   readonly maxRounds: number;
+  /** Input requests one round may carry (limits.maxInputRequests). */
+  readonly maxInputRequests: number;
+  /** The handler slots input requests are answered in (limits.maxConcurrentHandlers). */
+  readonly pool: DispatchPool;
+  /** The default per-call timeout (requestTimeout); it also bounds each round's handlers. */
+  readonly requestTimeout: number;
   /** The transport cancels by closing the request's stream (HTTP): no `notifications/cancelled` then. */
   readonly cancelsByClosing: boolean;
   /** The log level to stamp on requests, set by `setLoggingLevel`. */
@@ -119,15 +126,21 @@ export class ModernEra implements Era {
       const step = await this.#send(channel, method, body, { ...options, parse });
       if (step.done) return step.value;
       const rounds = await inputRounds();
-      const input = rounds.inputRequired(method, step.raw);
+      const input = rounds.inputRequired(method, step.raw, this.#options.maxInputRequests);
       if (round >= this.#options.maxRounds) {
         throw new McpError(
           `${method}: the server asked for input more than ${this.#options.maxRounds} times (limits.maxInputRounds)`,
         );
       }
       options.onInputRound?.();
-      const signal = options.signal ?? new AbortController().signal;
-      extra = await rounds.retryParams(this.#options.answer, method, input, signal);
+      const { pool, requestTimeout } = this.#options;
+      const timeout = options.timeout ?? requestTimeout;
+      extra = await rounds.retryParams(this.#options.answer, method, input, {
+        pool,
+        signal: options.signal,
+        timeout: options.maxTotalTimeout ? Math.min(timeout || Infinity, options.maxTotalTimeout) : timeout,
+        maxInputRequests: this.#options.maxInputRequests,
+      });
     }
   }
 

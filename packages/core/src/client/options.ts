@@ -8,7 +8,10 @@ import type { SessionSnapshot } from './session.js';
 
 /** What a handler of a server request is given besides the request itself. */
 export interface HandlerContext {
-  /** Fires when the client closes or the server cancels the request: stop work then. */
+  /**
+   * Fires when the client closes or the server cancels the request — and, for a
+   * 2026-07-28 input request, when the call it belongs to is aborted or times out: stop work then.
+   */
   readonly signal: AbortSignal;
 }
 
@@ -47,6 +50,12 @@ export interface ClientLimits {
   readonly closeGrace?: number;
   /** Rounds of server input requests (MRTR) one request may take (default 10). */
   readonly maxInputRounds?: number;
+  /**
+   * Input requests one MRTR round may carry (default 16). A round with more
+   * fails the call before any handler runs; those within it are answered at
+   * most `maxConcurrentHandlers` at a time.
+   */
+  readonly maxInputRequests?: number;
   /** How long `connect()` waits for the 2026-07-28 probe before taking the server as legacy, in ms (default 5000). */
   readonly probeTimeout?: number;
   /**
@@ -55,6 +64,25 @@ export interface ClientLimits {
    * with `onWarning`, so no schema can make listing slow.
    */
   readonly maxSchemaNodes?: number;
+  /**
+   * Results kept by the 2026-07-28 TTL cache (default 256); past it the least
+   * recently used is dropped, whatever TTLs the server hands out.
+   */
+  readonly maxCacheEntries?: number;
+}
+
+/** Which protocol era a server speaks: 2026-07-28 (`modern`) or the handshake revisions (`legacy`). */
+export type EraKind = 'legacy' | 'modern';
+
+/**
+ * Where a client remembers which era each server speaks, keyed by the
+ * transport's `serverKey` (the HTTP endpoint, a stdio command line), so the
+ * next `connect()` to it skips the 2026-07-28 probe. A `Map` fits; by default
+ * clients share one that keeps the 256 servers used most recently.
+ */
+export interface EraCache {
+  get(serverKey: string): EraKind | undefined;
+  set(serverKey: string, era: EraKind): void;
 }
 
 export interface ClientOptions {
@@ -77,6 +105,8 @@ export interface ClientOptions {
   readonly limits?: ClientLimits;
   /** Continue a session from `client.session` of an earlier client: `connect()` then skips the handshake. */
   readonly resume?: SessionSnapshot;
+  /** This client's own memory of which era each server speaks (default: one shared, bounded cache). */
+  readonly eraCache?: EraCache;
 }
 
 /** Progress the server reported for a call. */
@@ -108,5 +138,7 @@ export const DEFAULT_MAX_PAGES = 1000;
 export const DEFAULT_MAX_CONCURRENT_HANDLERS = 16;
 export const DEFAULT_CLOSE_GRACE = 2000;
 export const DEFAULT_MAX_INPUT_ROUNDS = 10;
+export const DEFAULT_MAX_INPUT_REQUESTS = 16;
 export const DEFAULT_PROBE_TIMEOUT = 5000;
 export const DEFAULT_MAX_SCHEMA_NODES = 10_000;
+export const DEFAULT_MAX_CACHE_ENTRIES = 256;

@@ -21,7 +21,7 @@ import {
 } from '../protocol/jsonrpc.js';
 import { ProgressNotificationParamsSchema } from '../protocol/progress.js';
 import type { SendOptions, Transport, TransportEvent } from '../transport/transport.js';
-import { DispatchPool, within } from './dispatch-pool.js';
+import { type DispatchPool, within } from './dispatch-pool.js';
 import type { CallOptions } from './options.js';
 import { Deadlines, type PendingCall, RecentIds } from './pending-calls.js';
 import { type ErrorObject, excerpt, idKey, sendOptionsFor, toErrorObject, withProgressToken } from './rpc-messages.js';
@@ -38,7 +38,8 @@ export interface ChannelHooks {
 
 export interface ChannelOptions {
   readonly requestTimeout: number;
-  readonly maxConcurrentHandlers: number;
+  /** Slots for server requests and notifications (limits.maxConcurrentHandlers), shared with MRTR's handlers. */
+  readonly pool: DispatchPool;
   readonly closeGrace: number;
 }
 
@@ -79,7 +80,7 @@ export class RpcChannel {
     this.#transport = transport;
     this.#hooks = hooks;
     this.#options = options;
-    this.#pool = new DispatchPool(options.maxConcurrentHandlers);
+    this.#pool = options.pool;
     this.#signalsSends = transport.cancelsByClosing === true;
   }
 
@@ -199,6 +200,7 @@ export class RpcChannel {
     }
     for (const controller of this.#handlers.values()) controller.abort(reason);
     this.#handlers.clear();
+    this.#pool.end(reason);
   }
 
   #closedError(): Error {
