@@ -43,6 +43,8 @@ export async function perform(action, context) {
       return malformed(action.kind, context);
     case 'oversized':
       return oversized(action.bytes, action.as, facts.id);
+    case 'gzip':
+      return gzipped(action.bytes, action.as, facts.id);
     case 'stall':
       return stall(action, context);
     case 'hold-open': {
@@ -102,6 +104,47 @@ function oversized(bytes, as, id) {
     write(tail);
   });
   return new Response(body, { headers: { 'content-type': as === 'sse' ? 'text/event-stream' : 'application/json' } });
+}
+
+/**
+ * A body of `bytes` bytes once decoded, sent gzip-compressed with the
+ * compressed size as Content-Length (a few KiB for MiBs of padding): a JSON-RPC
+ * result for the request, one SSE event holding it, or (`json-error`) a 400
+ * whose JSON body is a JSON-RPC error for it. What a client that trusts
+ * Content-Length as the size of what it reads lets through.
+ * @param {number} bytes
+ * @param {'json' | 'sse' | 'json-error'} as
+ * @param {string | number | undefined} id
+ */
+async function gzipped(bytes, as, id) {
+  const start = `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},`;
+  const [head, tail] =
+    as === 'json-error'
+      ? [`${start}"error":{"code":-32600,"message":"`, '"}}']
+      : [
+          `${as === 'sse' ? 'event: message\ndata: ' : ''}${start}"result":{"content":[{"type":"text","text":"`,
+          `"}]}}${as === 'sse' ? '\n\n' : ''}`,
+        ];
+  const encoder = new TextEncoder();
+  const chunk = encoder.encode('x'.repeat(64 * 1024));
+  let left = bytes - head.length - tail.length;
+  const plain = new ReadableStream({
+    start: (controller) => controller.enqueue(encoder.encode(head)),
+    pull(controller) {
+      if (left <= 0) {
+        controller.enqueue(encoder.encode(tail));
+        return controller.close();
+      }
+      controller.enqueue(left >= chunk.length ? chunk : chunk.subarray(0, left));
+      left -= chunk.length;
+    },
+  });
+  const compressed = await new Response(plain.pipeThrough(new CompressionStream('gzip'))).arrayBuffer();
+  const type = as === 'sse' ? 'text/event-stream' : 'application/json';
+  return new Response(compressed, {
+    status: as === 'json-error' ? 400 : 200,
+    headers: { 'content-type': type, 'content-encoding': 'gzip', 'content-length': String(compressed.byteLength) },
+  });
 }
 
 /**

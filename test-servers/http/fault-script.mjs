@@ -37,6 +37,11 @@ const ActionSchema = v.variant('type', [
   v.strictObject({ type: v.literal('malformed'), kind: v.picklist(['not-json', 'not-jsonrpc', 'sse-bad-data']) }),
   v.strictObject({ type: v.literal('oversized'), bytes: Count, as: v.optional(v.picklist(['json', 'sse']), 'json') }),
   v.strictObject({
+    type: v.literal('gzip'),
+    bytes: Count,
+    as: v.optional(v.picklist(['json', 'sse', 'json-error']), 'json'),
+  }),
+  v.strictObject({
     type: v.literal('stall'),
     ms: v.optional(Millis),
     phase: v.optional(v.picklist(['before-headers', 'after-headers']), 'before-headers'),

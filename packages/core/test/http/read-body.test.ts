@@ -28,4 +28,12 @@ describe('reading a whole body as text', () => {
     expect(error).toBeInstanceOf(ProtocolError);
     expect((error as Error).message).toContain('maxMessageBytes');
   });
+
+  it('counts the bytes it reads, not the Content-Length (a compressed body decodes to more)', async () => {
+    const chunk = new Uint8Array(1000).fill(0x61);
+    const response = streamed([chunk, chunk, chunk]);
+    response.headers.set('content-length', '100');
+    const error = await readBodyText(response, 2500).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ProtocolError);
+  });
 });

@@ -50,6 +50,7 @@ export type FaultAction =
   | { readonly type: 'expire-session' }
   | { readonly type: 'malformed'; readonly kind: 'not-json' | 'not-jsonrpc' | 'sse-bad-data' }
   | { readonly type: 'oversized'; readonly bytes: number; readonly as?: 'json' | 'sse' }
+  | { readonly type: 'gzip'; readonly bytes: number; readonly as?: 'json' | 'sse' | 'json-error' }
   | { readonly type: 'stall'; readonly ms?: number; readonly phase?: 'before-headers' | 'after-headers' }
   | { readonly type: 'hold-open'; readonly commentEveryMs?: number }
   | { readonly type: 'redirect'; readonly status?: 301 | 302 | 303 | 307 | 308; readonly location?: string };

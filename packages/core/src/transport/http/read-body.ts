@@ -1,11 +1,15 @@
 import { ProtocolError } from '../../errors/protocol-error.js';
 
-/** Reads a whole body as text, failing as soon as it passes `limit` bytes. */
-export async function readBodyText(response: Response, limit: number): Promise<string> {
+/**
+ * Reads a whole body as text, failing as soon as it passes `limit` bytes.
+ * Content-Length is no bound: it counts the bytes on the wire, and `fetch`
+ * decodes a compressed body (Content-Encoding: gzip, br) into many times more
+ * (8 KiB of gzip can hold 8 MiB). So the decoded bytes are counted as they
+ * arrive, on every body, and reading stops at the limit. `limitName` is the
+ * setting the error names.
+ */
+export async function readBodyText(response: Response, limit: number, limitName = 'maxMessageBytes'): Promise<string> {
   if (!response.body) return '';
-  const length = Number(response.headers.get('content-length') ?? Number.NaN);
-  // A declared length within the limit: let the runtime read it in one go.
-  if (Number.isInteger(length) && length <= limit) return response.text();
   const reader = response.body.getReader();
   // Decoded as it arrives, so each chunk's bytes are free once read: the peak
   // is the text, not the bytes plus a joined copy plus the text.
@@ -18,8 +22,10 @@ export async function readBodyText(response: Response, limit: number): Promise<s
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
-        await reader.cancel().catch(() => {});
-        throw new ProtocolError(`response body larger than the ${limit}-byte limit (maxMessageBytes)`);
+        // Not awaited: cancelling one branch of a tee'd body (Response.clone)
+        // settles only once the other branch is cancelled too.
+        reader.cancel().catch(() => {});
+        throw new ProtocolError(`response body larger than the ${limit}-byte limit (${limitName})`);
       }
       parts.push(decoder.decode(value, { stream: true }));
     }
