@@ -29,6 +29,8 @@ export type {
   ClientOptions,
   ElicitationHandler,
   ElicitationOptions,
+  EraCache,
+  EraKind,
   HandlerContext,
   NotificationHandler,
   Progress,

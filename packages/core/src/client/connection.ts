@@ -7,10 +7,16 @@ import type { Transport } from '../transport/transport.js';
 import { lazy } from '../util/lazy.js';
 import { type CapabilityPath, clientCapabilities, hasCapability } from './capabilities.js';
 import type { ConnectContext, Era, ServerIdentity } from './era.js';
-import { chooseEra } from './era-detection.js';
+import { chooseEra, sharedEraCache } from './era-detection.js';
 import { legacyEra } from './legacy-era.js';
 import type { ModernEra } from './modern-era.js';
-import { type CallOptions, type ClientOptions, DEFAULT_CLIENT_INFO, DEFAULT_PROBE_TIMEOUT } from './options.js';
+import {
+  type CallOptions,
+  type ClientOptions,
+  DEFAULT_CLIENT_INFO,
+  DEFAULT_MAX_CACHE_ENTRIES,
+  DEFAULT_PROBE_TIMEOUT,
+} from './options.js';
 import { parseEmpty } from './parsers.js';
 import type { ResultCache } from './result-cache.js';
 import type { RequestOptions, RpcChannel } from './rpc-channel.js';
@@ -44,7 +50,12 @@ export class Connection {
   readonly #modern: ModernEra;
   /** Created on the first result that carries a TTL (only 2026-07-28 servers send one). */
   #cache: ResultCache | undefined;
-  readonly #loadCache = lazy(async () => new (await import('./result-cache.js')).ResultCache());
+  readonly #loadCache = lazy(
+    async () =>
+      new (await import('./result-cache.js')).ResultCache(
+        this.#options.limits?.maxCacheEntries ?? DEFAULT_MAX_CACHE_ENTRIES,
+      ),
+  );
   /** The client does something with messages the server starts on its own (SessionInfo.serverMessages). */
   #serverMessages: boolean;
   /** Resources subscribed to (legacy), so a renewed session can subscribe again. */
@@ -100,7 +111,8 @@ export class Connection {
         } else {
           const eras = { legacy: legacyEra, modern: this.#modern };
           const probeTimeout = this.#options.limits?.probeTimeout ?? DEFAULT_PROBE_TIMEOUT;
-          const choice = await chooseEra(this.#transport, this.#context(options), eras, probeTimeout);
+          const cache = this.#options.eraCache ?? sharedEraCache;
+          const choice = await chooseEra(this.#transport, this.#context(options), eras, { probeTimeout, cache });
           this.#era = choice.era;
           this.#started(choice.server);
         }

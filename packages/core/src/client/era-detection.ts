@@ -6,22 +6,30 @@ import { ErrorCode } from '../protocol/error-codes.js';
 import { isModernProtocolVersion, LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 import type { Transport } from '../transport/transport.js';
 import type { ConnectContext, Era, ServerIdentity } from './era.js';
+import { LruMap } from './lru-map.js';
+import type { EraCache, EraKind } from './options.js';
 
-type EraKind = Era['kind'];
+/** How many servers the shared era cache remembers, the most recently used kept. */
+export const DEFAULT_ERA_CACHE_ENTRIES = 256;
 
-/** Verdicts per server (HTTP endpoint) and per transport (a stdio process). */
-const byServer = new Map<string, EraKind>();
+/**
+ * The verdicts of every client not given its own `eraCache`: bounded, so a
+ * program that talks to many servers (or a server that keeps changing its
+ * URL) does not grow it without end.
+ */
+export const sharedEraCache: EraCache = new LruMap<string, EraKind>(DEFAULT_ERA_CACHE_ENTRIES);
+
+/** Verdicts per transport object too (one without a `serverKey`); weak, so they go with it. */
 const byTransport = new WeakMap<Transport, EraKind>();
 
-function recall(transport: Transport): EraKind | undefined {
-  return (
-    byTransport.get(transport) ?? (transport.serverKey === undefined ? undefined : byServer.get(transport.serverKey))
-  );
+function recall(transport: Transport, cache: EraCache): EraKind | undefined {
+  const key = transport.serverKey;
+  return byTransport.get(transport) ?? (key === undefined ? undefined : cache.get(key));
 }
 
-function remember(transport: Transport, kind: EraKind): void {
+function remember(transport: Transport, cache: EraCache, kind: EraKind): void {
   byTransport.set(transport, kind);
-  if (transport.serverKey !== undefined) byServer.set(transport.serverKey, kind);
+  if (transport.serverKey !== undefined) cache.set(transport.serverKey, kind);
 }
 
 /** Modern-only errors: the server is modern, so falling back would be wrong (2026-07-28 versioning). */
@@ -48,26 +56,26 @@ export async function chooseEra(
   transport: Transport,
   context: ConnectContext,
   eras: { readonly legacy: Era; readonly modern: Era },
-  probeTimeout: number,
+  { probeTimeout, cache }: { readonly probeTimeout: number; readonly cache: EraCache },
 ): Promise<EraChoice> {
   const pinned = context.protocolVersion;
   if (pinned) {
     const era = isModernProtocolVersion(pinned) ? eras.modern : eras.legacy;
     return { era, server: await era.connect(context) };
   }
-  const cached = recall(transport);
+  const cached = recall(transport, cache);
   const first = cached === 'legacy' ? eras.legacy : eras.modern;
   const second = first === eras.modern ? eras.legacy : eras.modern;
   const timeout = Math.min(probeTimeout, context.call.timeout ?? probeTimeout);
   const probe = first === eras.modern ? { ...context, call: { ...context.call, timeout } } : context;
   try {
     const server = await first.connect(probe);
-    remember(transport, first.kind);
+    remember(transport, cache, first.kind);
     return { era: first, server };
   } catch (error) {
     if (first === eras.modern && !speaksLegacy(error)) throw error;
     const server = await second.connect(context);
-    remember(transport, second.kind);
+    remember(transport, cache, second.kind);
     return { era: second, server };
   }
 }

@@ -1,6 +1,6 @@
 import type { ClientCapabilities, ServerCapabilities } from '../protocol/capabilities.js';
 import type { Implementation } from '../protocol/implementation.js';
-import type { CallOptions } from './options.js';
+import type { CallOptions, EraKind } from './options.js';
 import type { RequestOptions, RpcChannel } from './rpc-channel.js';
 
 /** What the client learns about the server when it connects. */
@@ -28,7 +28,7 @@ export interface ConnectContext {
  * the era; they ask it.
  */
 export interface Era {
-  readonly kind: 'legacy' | 'modern';
+  readonly kind: EraKind;
   connect(context: ConnectContext): Promise<ServerIdentity>;
   request<T>(
     channel: RpcChannel,

@@ -1,4 +1,5 @@
 import { freshnessMs } from '../protocol/cache.js';
+import { LruMap } from './lru-map.js';
 
 interface Entry {
   readonly value: unknown;
@@ -18,13 +19,16 @@ const INVALIDATES: Readonly<Record<string, readonly string[]>> = {
  * Results kept while their `ttlMs` says they are fresh, keyed by method and
  * params (each page of a list on its own). Absent or non-positive TTLs — every
  * legacy server — are not kept. `private` entries are served only to the same
- * credentials. Change notifications drop what they make stale.
+ * credentials. Change notifications drop what they make stale. At most
+ * `maxEntries` are kept (limits.maxCacheEntries); past it the least recently
+ * used goes first, so a server handing out long TTLs cannot grow it without end.
  */
 export class ResultCache {
-  readonly #entries = new Map<string, Entry>();
+  readonly #entries: LruMap<string, Entry>;
   readonly #now: () => number;
 
-  constructor(now: () => number = Date.now) {
+  constructor(maxEntries: number, now: () => number = Date.now) {
+    this.#entries = new LruMap(maxEntries);
     this.#now = now;
   }
 
@@ -59,13 +63,13 @@ export class ResultCache {
   invalidate(method: string, params: Readonly<Record<string, unknown>> | undefined): void {
     const methods = INVALIDATES[method];
     if (methods) {
-      for (const key of [...this.#entries.keys()]) {
+      for (const key of this.#entries.keys()) {
         if (methods.some((m) => key.startsWith(`${m} `))) this.#entries.delete(key);
       }
     }
     if (method === 'notifications/resources/updated' && typeof params?.uri === 'string') {
       const prefix = `resources/read ${JSON.stringify({ uri: params.uri }).slice(0, -1)}`;
-      for (const key of [...this.#entries.keys()]) if (key.startsWith(prefix)) this.#entries.delete(key);
+      for (const key of this.#entries.keys()) if (key.startsWith(prefix)) this.#entries.delete(key);
     }
   }
 

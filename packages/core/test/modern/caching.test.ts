@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Client } from '../../src/index.js';
 import type { FetchCall } from '../http/counting-fetch.js';
+import { textResult, useHostileServer } from './hostile-server.js';
 import { hubUrl, useClients, useHttpServers } from './modern-harness.js';
 
 const servers = useHttpServers();
 const open = useClients();
+const hostile = useHostileServer();
 
 const count = (calls: readonly FetchCall[], method: string) => calls.filter((call) => call.rpcMethod === method).length;
 
@@ -88,5 +90,48 @@ describe('TTL result cache (2026-07-28 ttlMs / cacheScope)', () => {
     await client.readResource('test://static/text/1');
     expect(count(calls, 'tools/list')).toBe(6);
     expect(count(calls, 'resources/read')).toBe(2);
+  });
+});
+
+describe('TTL result cache bounds (limits.maxCacheEntries)', () => {
+  it('keeps at most maxCacheEntries results, dropping the least recently used first', async () => {
+    const { client, calls } = await open(hubUrl(servers.modes, 'cache-lru'), {
+      client: { limits: { maxCacheEntries: 2 } },
+    });
+    const read = (n: number) => client.readResource(`test://static/text/${n}`);
+    const reads = () => count(calls, 'resources/read');
+    await read(1);
+    await read(2);
+    await read(1); // a hit: 1 is now the most recently used
+    expect(reads()).toBe(2);
+    await read(3); // a third entry: 2, the least recently used, goes
+    await read(1);
+    expect(reads()).toBe(3);
+    await read(2);
+    expect(reads()).toBe(4);
+  });
+
+  it('the default keeps 256 results: a list of 256 cached pages is served again from the cache, one of 257 is not', async () => {
+    const pagesOf = (total: number) => (cursor: string | undefined) => {
+      const n = cursor === undefined ? 0 : Number(cursor);
+      return {
+        tools: [{ name: `tool-${n}`, inputSchema: { type: 'object' } }],
+        ttlMs: 60_000,
+        cacheScope: 'public',
+        ...(n + 1 < total && { nextCursor: String(n + 1) }),
+      };
+    };
+    const { client } = await open(hostile.url);
+    hostile.script({ tools: pagesOf(256), call: () => textResult('ok') });
+    expect(await client.listTools()).toHaveLength(256);
+    expect(await client.listTools()).toHaveLength(256);
+    expect(hostile.listed).toBe(256);
+
+    const other = await open(hostile.url);
+    hostile.script({ tools: pagesOf(257), call: () => textResult('ok') });
+    await other.client.listTools();
+    await other.client.listTools();
+    // Read in order, each page evicts the oldest: the second listing finds none of them.
+    expect(hostile.listed).toBe(2 * 257);
   });
 });

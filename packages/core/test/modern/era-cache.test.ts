@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_ERA_CACHE_ENTRIES, sharedEraCache } from '../../src/client/era-detection.js';
+import type { EraKind } from '../../src/index.js';
 import { hubUrl, useClients, useHttpServers } from './modern-harness.js';
 import { startUpgradableServer, type UpgradableServer } from './upgradable-server.js';
 
@@ -13,11 +15,14 @@ afterEach(async () => {
 
 describe('the era verdict is cached per server', () => {
   it('a second client on the same legacy URL skips the server/discover probe and goes straight to initialize', async () => {
-    const url = `${servers.modes}/stateful?pageSize=7`;
-    const first = await open(url);
+    // A cache of the test's own: no other test's verdict on this URL can leak in.
+    const client = { eraCache: new Map<string, EraKind>() };
+    const url = `${servers.modes}/stateful`;
+    const first = await open(url, { client });
     expect(first.client.era).toBe('legacy');
     expect(first.calls.map((call) => call.rpcMethod).slice(0, 2)).toEqual(['server/discover', 'initialize']);
-    const second = await open(url);
+    expect([...client.eraCache.values()]).toEqual(['legacy']);
+    const second = await open(url, { client });
     expect(second.client.era).toBe('legacy');
     expect(second.calls[0]?.rpcMethod).toBe('initialize');
     expect(second.calls.map((call) => call.rpcMethod)).not.toContain('server/discover');
@@ -56,5 +61,29 @@ describe('the era verdict is cached per server', () => {
     expect(after.client.era).toBe('modern');
     expect(after.calls.map((call) => call.rpcMethod)).toEqual(['initialize', 'server/discover']);
     expect((await after.client.callTool('echo', { text: 'upgraded' })).text).toBe('upgraded');
+  });
+});
+
+describe('where verdicts are kept (eraCache)', () => {
+  it('clients given their own eraCache neither read nor write the shared one', async () => {
+    const url = `${servers.modes}/stateful?era-cache=own`;
+    const shared = await open(url);
+    expect(shared.calls[0]?.rpcMethod).toBe('server/discover');
+    const eraCache = new Map<string, EraKind>();
+    const own = await open(url, { client: { eraCache } });
+    // The shared cache knows this server; a client with its own cache probes anyway.
+    expect(own.calls.map((call) => call.rpcMethod).slice(0, 2)).toEqual(['server/discover', 'initialize']);
+    expect(eraCache.size).toBe(1);
+    const again = await open(url, { client: { eraCache } });
+    expect(again.calls[0]?.rpcMethod).toBe('initialize');
+  });
+
+  it(`the shared cache keeps the ${DEFAULT_ERA_CACHE_ENTRIES} servers used most recently, forgetting the oldest`, async () => {
+    const url = `${servers.modes}/stateful?era-cache=shared-bound`;
+    await open(url);
+    expect((await open(url)).calls[0]?.rpcMethod).toBe('initialize');
+    // As many other servers as the cache holds, each remembered after this one.
+    for (let n = 0; n < DEFAULT_ERA_CACHE_ENTRIES; n++) sharedEraCache.set(`https://other-${n}.example/mcp`, 'modern');
+    expect((await open(url)).calls[0]?.rpcMethod).toBe('server/discover');
   });
 });

@@ -17,8 +17,11 @@ export interface ReceivedCall {
 
 /** What the test decides the server answers; `call` may hold its answer open. */
 export interface HostileScript {
-  /** The tools listed; raw JSON text for what `JSON.stringify` cannot write (e.g. nesting deeper than its stack). */
-  tools: readonly Record<string, unknown>[] | string;
+  /**
+   * The tools listed; raw JSON text for what `JSON.stringify` cannot write (e.g.
+   * nesting deeper than its stack); or a function giving each page's whole result.
+   */
+  tools: readonly Record<string, unknown>[] | string | ((cursor: string | undefined) => Record<string, unknown>);
   call: (call: ReceivedCall) => Record<string, unknown> | Promise<Record<string, unknown>>;
 }
 
@@ -26,6 +29,8 @@ export interface HostileServer {
   readonly url: string;
   /** Every `tools/call` received, in order. */
   readonly calls: ReceivedCall[];
+  /** How many `tools/list` requests arrived since the last `script`. */
+  readonly listed: number;
   /** Replaces what the server answers (each test sets its own). */
   script(script: HostileScript): void;
 }
@@ -37,6 +42,7 @@ export function useHostileServer(): HostileServer {
   let server: Server | undefined;
   let url = '';
   const calls: ReceivedCall[] = [];
+  let listed = 0;
   let current: HostileScript = { tools: [], call: () => TEXT('ok') };
   beforeAll(async () => {
     server = createServer((request, response) => {
@@ -69,6 +75,8 @@ export function useHostileServer(): HostileServer {
         return reply({ supportedVersions: ['2026-07-28'], capabilities: { tools: {} } });
       case 'tools/list': {
         const { tools } = current;
+        listed++;
+        if (typeof tools === 'function') return reply(tools(message.params?.cursor as string | undefined));
         if (typeof tools !== 'string') return reply({ tools });
         return `{"jsonrpc":"2.0","id":${message.id},"result":{"tools":${tools}}}`;
       }
@@ -88,9 +96,13 @@ export function useHostileServer(): HostileServer {
       return url;
     },
     calls,
+    get listed() {
+      return listed;
+    },
     script(script) {
       current = script;
       calls.length = 0;
+      listed = 0;
     },
   };
 }
