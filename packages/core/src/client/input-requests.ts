@@ -15,7 +15,7 @@ export interface Round {
   readonly pool: DispatchPool;
   /** The caller's signal, when it gave one. */
   readonly signal: AbortSignal | undefined;
-  /** How long the round's handlers may take, in ms (the call's timeout); 0 or less means no limit. */
+  /** How long the round's handlers may take, in ms (the call's timeout); 0, less or non-finite means no limit. */
   readonly timeout: number;
   /** Input requests one round may carry (limits.maxInputRequests). */
   readonly maxInputRequests: number;
@@ -83,12 +83,16 @@ async function answerInputRequests(
     if (source.aborted) throw source.reason;
     source.addEventListener('abort', follow, { once: true });
   }
+  // As for every call's deadline, zero or a non-finite timeout means none; a long one is clamped to what timers take.
   const timer =
-    round.timeout > 0
-      ? setTimeout(() => {
-          const message = `${method} timed out after ${round.timeout} ms while answering the server's input requests`;
-          controller.abort(new DOMException(message, 'TimeoutError'));
-        }, round.timeout)
+    Number.isFinite(round.timeout) && round.timeout > 0
+      ? setTimeout(
+          () => {
+            const message = `${method} timed out after ${round.timeout} ms while answering the server's input requests`;
+            controller.abort(new DOMException(message, 'TimeoutError'));
+          },
+          Math.min(round.timeout, 2 ** 31 - 1),
+        )
       : undefined;
   const stopped = new Promise<never>((_, reject) => {
     signal.addEventListener('abort', () => reject(signal.reason), { once: true });

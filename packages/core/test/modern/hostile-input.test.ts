@@ -213,6 +213,17 @@ describe("an input request handler's signal follows its call", () => {
     expect(waiting.reasons[0]).toBeInstanceOf(ClientClosedError);
   });
 
+  it.each([0, Number.POSITIVE_INFINITY])(
+    'a call with timeout %s (none) lets its handlers take their time',
+    async (timeout) => {
+      asking(2);
+      const counting = countingHandler(50);
+      const { client } = await open(hostile.url, { client: { elicitation: counting.handler } });
+      expect((await client.callTool('ask', {}, { timeout })).text).toBe('answered');
+      expect(counting.runs()).toBe(2);
+    },
+  );
+
   it('a handler that ignores its signal cannot hold the call past its timeout', async () => {
     asking(1);
     const { client } = await open(hostile.url, {
