@@ -47,18 +47,19 @@ export function protoTool() {
 }
 
 /**
- * An input schema of `levels` nested `not` blocks: a walk that visits a
- * single-schema keyword twice does 2^levels work (about a minute at 40).
+ * An input schema of `levels` nested `not` blocks beside one valid
+ * `x-mcp-header` (so a client reads the annotations at all): a walk that visits
+ * a single-schema keyword twice does 2^levels work (minutes at 40).
  */
 export function deepNotSchema(levels) {
-  let schema = { type: 'string', 'x-mcp-header': 'Deep' };
+  let schema = { type: 'string' };
   for (let level = 0; level < levels; level++) schema = { not: schema };
-  return { type: 'object', properties: { deep: schema } };
+  return { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, deep: schema } };
 }
 
-/** An input schema with `count` properties: wide rather than deep. */
+/** An input schema with `count` properties, the first with an `x-mcp-header`: wide rather than deep. */
 export function wideSchema(count) {
-  const properties = {};
+  const properties = { region: { type: 'string', 'x-mcp-header': 'Region' } };
   for (let index = 0; index < count; index++) properties[`p${index}`] = { type: 'string' };
   return { type: 'object', properties };
 }
