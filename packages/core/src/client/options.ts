@@ -44,7 +44,11 @@ export type NotificationHandler = (method: string, params: Readonly<Record<strin
 export interface ClientLimits {
   /** Pages a `list*` method follows before it fails (default 1000). */
   readonly maxPages?: number;
-  /** Server requests and notifications handled at once; beyond it requests are refused and notifications dropped (default 16). */
+  /**
+   * Server requests and notifications handled at once; beyond it requests are
+   * refused and notifications dropped (default 16). 2026-07-28 input requests
+   * share these slots, and wait for one instead.
+   */
   readonly maxConcurrentHandlers?: number;
   /** How long `close()` waits for in-flight handlers, in ms (default 2000). */
   readonly closeGrace?: number;
