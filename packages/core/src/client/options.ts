@@ -82,7 +82,8 @@ export type EraKind = 'legacy' | 'modern';
  * Where a client remembers which era each server speaks, keyed by the
  * transport's `serverKey` (the HTTP endpoint, a stdio command line), so the
  * next `connect()` to it skips the 2026-07-28 probe. A `Map` fits; by default
- * clients share one that keeps the 256 servers used most recently.
+ * clients share one that keeps the 256 servers used most recently. A stdio key
+ * holds the command's environment: an app that stores the cache stores that too.
  */
 export interface EraCache {
   get(serverKey: string): EraKind | undefined;
