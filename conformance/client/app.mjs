@@ -209,6 +209,8 @@ function oauthProvider(/** @type {Record<string, unknown>} */ context) {
  */
 function machineGrant(context, client) {
   const text = (/** @type {string} */ key) => (typeof context[key] === 'string' ? context[key] : undefined);
+  // Machine credentials go only to pinned authorization servers: here, the harness's, on this machine.
+  const issuer = (/** @type {string} */ url) => ['localhost', '127.0.0.1', '[::1]'].includes(new URL(url).hostname);
   const idToken = text('idp_id_token');
   const idpClientId = text('idp_client_id');
   if (idToken && idpClientId) {
@@ -216,6 +218,7 @@ function machineGrant(context, client) {
     const idpTokenEndpoint = text('idp_token_endpoint');
     return {
       type: 'token_exchange',
+      issuer,
       subjectToken: async () => idToken,
       idp: {
         client: { client_id: idpClientId },
@@ -229,6 +232,7 @@ function machineGrant(context, client) {
   if (workloadJwt) {
     return {
       type: 'jwt_bearer',
+      issuer,
       assertion: async () => workloadJwt,
       ...(client && { client }),
     };
@@ -236,10 +240,10 @@ function machineGrant(context, client) {
   const privateKey = text('private_key_pem');
   if (client && privateKey) {
     const alg = text('signing_algorithm');
-    return { type: 'client_credentials', client: { ...client, private_key: privateKey, ...(alg && { alg }) } };
+    return { type: 'client_credentials', issuer, client: { ...client, private_key: privateKey, ...(alg && { alg }) } };
   }
   if (client?.client_secret !== undefined && typeof context.issuer !== 'string') {
-    return { type: 'client_credentials', client };
+    return { type: 'client_credentials', issuer, client };
   }
   return undefined;
 }

@@ -8,7 +8,7 @@ const input = {
   browser: 'src/browser/index.ts',
   skills: 'src/skills/index.ts',
 };
-const external = (id) => /^(valibot|eventsource-parser)(\/|$)/.test(id);
+const external = (id) => /^(valibot|eventsource-parser|ofetch)(\/|$)/.test(id);
 
 /**
  * For the Node build: everything the main entry imports statically goes in one

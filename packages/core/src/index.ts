@@ -15,10 +15,13 @@ export type {
 } from './auth/grants/grant.js';
 export { type AuthRequest, OAuthProvider } from './auth/oauth-provider.js';
 export type {
+  AllowUrl,
   AuthorizeHandler,
   ClientCredentials,
   ClientMetadata,
+  OAuthLimits,
   OAuthOptions,
+  OAuthUrlPurpose,
   TokenEndpointAuthMethod,
 } from './auth/options.js';
 export { MemoryOAuthStore, type OAuthStore } from './auth/store.js';

@@ -1,6 +1,6 @@
 import { AuthError } from '../errors/auth-error.js';
 import { canonicalResource, resourceCovers } from './canonical-resource.js';
-import { getJson } from './fetch-json.js';
+import type { OAuthHttp } from './oauth-http.js';
 import {
   type AuthorizationServerMetadata,
   AuthorizationServerMetadataSchema,
@@ -24,7 +24,10 @@ export interface ResourceInfo {
  * then root.
  */
 export function resourceMetadataUrls(serverUrl: URL, fromChallenge?: string): string[] {
-  const urls = fromChallenge ? [new URL(fromChallenge, serverUrl).href] : [];
+  // An unparsable one stays as it is: the URL check refuses it with a typed error.
+  const urls: string[] = [];
+  if (fromChallenge)
+    urls.push(URL.canParse(fromChallenge, serverUrl) ? new URL(fromChallenge, serverUrl).href : fromChallenge);
   const path = serverUrl.pathname.replace(/\/$/, '');
   if (path) urls.push(`${serverUrl.origin}/.well-known/oauth-protected-resource${path}`);
   urls.push(`${serverUrl.origin}/.well-known/oauth-protected-resource`);
@@ -36,13 +39,10 @@ export function resourceMetadataUrls(serverUrl: URL, fromChallenge?: string): st
  * back to the 2025-03-26 flow. PRM whose `resource` does not cover this server is
  * refused (RFC 9728 §3.3): its tokens would be meant for someone else.
  */
-export async function discoverResource(
-  fetchFn: typeof fetch,
-  serverUrl: URL,
-  resourceMetadataUrl?: string,
-): Promise<ResourceInfo> {
+export async function discoverResource(http: OAuthHttp, resourceMetadataUrl?: string): Promise<ResourceInfo> {
+  const { serverUrl } = http;
   for (const url of resourceMetadataUrls(serverUrl, resourceMetadataUrl)) {
-    const lookup = await getJson(fetchFn, url, ProtectedResourceMetadataSchema);
+    const lookup = await http.getJson(url, 'resource_metadata', ProtectedResourceMetadataSchema);
     if (!('found' in lookup)) continue;
     const metadata = lookup.found;
     if (!resourceCovers(metadata.resource, serverUrl)) {
@@ -94,13 +94,16 @@ export function authorizationServerMetadataUrls(issuer: string): string[] {
  * `/register` at its origin stand in.
  */
 export async function discoverAuthorizationServer(
-  fetchFn: typeof fetch,
+  http: OAuthHttp,
   issuer: string,
   legacy: boolean,
 ): Promise<AuthorizationServerMetadata> {
+  if (!URL.canParse(issuer)) {
+    throw new AuthError('invalid_metadata', `the authorization server ${JSON.stringify(issuer)} is not a URL`);
+  }
   const misses: string[] = [];
   for (const url of authorizationServerMetadataUrls(issuer)) {
-    const lookup = await getJson(fetchFn, url, AuthorizationServerMetadataSchema);
+    const lookup = await http.getJson(url, 'authorization_server_metadata', AuthorizationServerMetadataSchema);
     if (!('found' in lookup)) {
       misses.push(lookup.missing);
       continue;

@@ -2,16 +2,19 @@ import * as v from 'valibot';
 import { AuthError } from '../errors/auth-error.js';
 import { discoverAuthorizationServer, discoverResource } from './discovery.js';
 import { DpopSession } from './dpop.js';
-import { fetchOf } from './fetch-json.js';
-import { PendingAuthorizationSchema, redeemCode, stateOf } from './grants/authorization-code.js';
+import { redeemCode, stateOf } from './grants/authorization-code.js';
 import type { GrantContext } from './grants/grant.js';
-import { grantClient, handlerFor } from './grants/index.js';
+import { assertIssuerAllowed, chooseIssuer, grantClient, handlerFor } from './grants/index.js';
+import { fetchOf, OAuthHttp } from './oauth-http.js';
 import type { ClientCredentials, OAuthOptions } from './options.js';
+import { PendingAuthorizations } from './pending-authorizations.js';
 import { findClient, resolveClient } from './registration.js';
 import type { AuthorizationServerMetadata, ProtectedResourceMetadata, TokenResponse } from './schemas.js';
 import { selectScope } from './scope.js';
-import { type ServerBinding, ServerBindings } from './server-bindings.js';
+import { isLoopback } from './secure-endpoint.js';
+import { endpointKey, type ServerBinding, ServerBindings } from './server-bindings.js';
 import { MemoryOAuthStore, type OAuthStore, storeKeys } from './store.js';
+import { StoredKeys } from './stored-keys.js';
 import { requestToken, type TokenEndpointContext } from './token-endpoint.js';
 import { isExpired, type StoredTokens, StoredTokensSchema, toStoredTokens } from './tokens.js';
 import { type AuthChallenge, authChallenge } from './www-authenticate.js';
@@ -25,6 +28,19 @@ export interface AuthRequest {
 const DEFAULT_MAX_ATTEMPTS = 3;
 
 /**
+ * One MCP server's authorization state. Each server has its own: one server's
+ * user taking their time, or its refusals, never hold up or count against another.
+ */
+interface ServerFlow {
+  /** The one authorization or refresh running for this server; its requests wait for it. */
+  flow: Promise<void> | undefined;
+  /** Authorizations and refreshes since this server's last successful response. */
+  attempts: number;
+  /** Bumped whenever this server's tokens change (see onResponse). */
+  generation: number;
+}
+
+/**
  * OAuth 2.1 for MCP servers over HTTP (MCP "Authorization", 2025-03-26 …
  * 2026-07-28): discovery, registration, the grant, refresh and step-up, behind
  * two calls the transport makes — `headers()` before every request and
@@ -34,16 +50,15 @@ const DEFAULT_MAX_ATTEMPTS = 3;
 export class OAuthProvider {
   readonly #options: OAuthOptions;
   readonly #store: OAuthStore;
+  readonly #keys: StoredKeys;
   readonly #bindings: ServerBindings;
+  readonly #pending: PendingAuthorizations;
   readonly #metadata = new Map<string, Promise<AuthorizationServerMetadata>>();
-  /** Which token generation each request attempt carried (see onResponse). */
+  /** Per MCP endpoint (endpointKey of its binding's serverUrl). */
+  readonly #servers = new Map<string, ServerFlow>();
+  /** Which token generation of its server each request attempt carried (see onResponse). */
   readonly #sent = new WeakMap<AuthRequest, number>();
-  #generation = 0;
   #identity = 0;
-  /** The one authorization or refresh running; every request waits for it. */
-  #flow: Promise<void> | undefined;
-  /** Authorizations and refreshes since the last successful response. */
-  #attempts = 0;
   /** The DPoP key and nonces, made on first use (RFC 9449). */
   #dpop: DpopSession | undefined;
   /** Which nonce each attempt's DPoP proof carried (undefined: none), to tell a new nonce from a spent one. */
@@ -54,24 +69,28 @@ export class OAuthProvider {
   constructor(options: OAuthOptions = {}) {
     this.#options = options;
     this.#store = options.store ?? new MemoryOAuthStore();
-    this.#bindings = new ServerBindings(this.#store);
+    this.#keys = new StoredKeys(this.#store);
+    this.#bindings = new ServerBindings(this.#store, this.#keys);
+    this.#pending = new PendingAuthorizations(this.#store, this.#keys);
   }
 
   /**
    * Headers for one request: `Authorization` with the current token (refreshed
    * first when it has expired), or nothing before the first authorization. Waits
-   * while an authorization is under way, so requests queue behind the user.
+   * while an authorization for the same server is under way, so its requests
+   * queue behind the user; other servers' requests do not.
    */
   async headers(request: AuthRequest): Promise<Record<string, string>> {
-    if (this.#flow) await this.#flow.catch(() => {});
     const binding = await this.#bindings.get(request.url);
+    const server = this.#serverFlow(request.url, binding);
+    if (server.flow) await server.flow.catch(() => {});
     // Read before the tokens: if they change meanwhile, onResponse sees this request carried older ones.
-    let generation = this.#generation;
+    let generation = server.generation;
     let tokens = binding && (await this.#tokens(binding));
     if (binding && tokens && isExpired(tokens) && tokens.refresh_token) {
       const expired = tokens;
-      await this.#single(() => this.#refresh(binding, expired)).catch(() => {});
-      generation = this.#generation;
+      await this.#single(server, () => this.#refresh(binding, expired)).catch(() => {});
+      generation = server.generation;
       tokens = await this.#tokens(binding);
     }
     this.#sent.set(request, generation);
@@ -95,8 +114,9 @@ export class OAuthProvider {
    */
   async onResponse(response: Response, request: AuthRequest): Promise<'retry' | 'done'> {
     const nonce = this.#dpop?.observe(response, request.url);
+    const server = this.#serverFlow(request.url, await this.#bindings.get(request.url));
     if (response.status !== 401 && response.status !== 403) {
-      if (response.ok) this.#attempts = 0;
+      if (response.ok) server.attempts = 0;
       return 'done';
     }
     const challenge = authChallenge(response.headers.get('www-authenticate'));
@@ -111,33 +131,34 @@ export class OAuthProvider {
       return 'retry';
     }
     // Tokens changed since this request left (another request's flow): just resend.
-    if ((this.#sent.get(request) ?? -1) !== this.#generation) return 'retry';
-    if (this.#flow) {
-      await this.#flow;
+    if ((this.#sent.get(request) ?? -1) !== server.generation) return 'retry';
+    if (server.flow) {
+      await server.flow;
       return 'retry';
     }
-    await this.#single(() => this.#recover(response.status, challenge, request.url));
+    await this.#single(server, () => this.#recover(server, response.status, challenge, request.url));
     return 'retry';
   }
 
   /**
    * Completes a full-page redirect flow: call it on the page the authorization
    * server redirected to, with that URL. The PKCE verifier, state and issuer were
-   * saved in the store before the page left.
+   * saved in the store before the page left; the record is used once, and not
+   * after `limits.pendingTtl`.
    */
   async finishAuthorization(callbackUrl: string | URL): Promise<void> {
     const callback = new URL(callbackUrl);
-    const key = storeKeys.pending(stateOf(callback));
-    const parsed = v.safeParse(PendingAuthorizationSchema, await this.#store.get(key));
-    if (!parsed.success)
-      throw new AuthError('invalid_state', 'no pending authorization has the state of this response');
-    await this.#store.delete(key);
-    const pending = parsed.output;
+    const pending = await this.#pending.take(stateOf(callback));
     const serverUrl = new URL(pending.serverUrl);
-    const client = pending.client as ClientCredentials;
+    const http = new OAuthHttp(this.#options, serverUrl);
+    // The record holds no secret: the client is found again as the flow found it.
+    const client = await findClient({ options: this.#options, metadata: pending.metadata, store: this.#store });
+    if (!client || client.client_id !== pending.clientId) {
+      throw new AuthError('no_client', `the client that started the authorization with ${pending.issuer} is gone`);
+    }
     const dpop = this.#dpopFor(pending.metadata, this.#dpopDemanded.has(pending.issuer));
     const response = await redeemCode(pending, callback, (params) =>
-      requestToken(this.#tokenContext(pending.metadata, client, serverUrl, dpop), params),
+      requestToken(this.#tokenContext(pending.metadata, client, http, dpop), params),
     );
     const known = await this.#bindings.get(serverUrl);
     const binding: ServerBinding = {
@@ -151,12 +172,15 @@ export class OAuthProvider {
     this.#identity++;
   }
 
-  /** Forgets every token this provider stored (registered clients stay). */
+  /**
+   * Forgets every token, server binding and pending authorization stored through
+   * this store, by this provider or an earlier one (a page before a reload), so
+   * sign-out holds across reloads. Registered clients stay.
+   */
   async signOut(): Promise<void> {
-    for (const binding of this.#bindings.all())
-      await this.#store.delete(storeKeys.tokens(binding.issuer, binding.resource));
-    await this.#bindings.clear();
-    this.#generation++;
+    await this.#keys.delete(...(await this.#keys.list()));
+    this.#bindings.forget();
+    for (const server of this.#servers.values()) server.generation++;
     this.#identity++;
   }
 
@@ -166,31 +190,45 @@ export class OAuthProvider {
     return `${binding?.issuer ?? ''}#${this.#identity}`;
   }
 
-  /** Runs `work` as the single flow every request waits for. */
-  #single(work: () => Promise<void>): Promise<void> {
+  /** The state of the server a request goes to: by its binding's endpoint once known, else by the request's. */
+  #serverFlow(url: URL, binding: ServerBinding | undefined): ServerFlow {
+    const key = endpointKey(binding ? new URL(binding.serverUrl) : url);
+    let server = this.#servers.get(key);
+    if (!server) {
+      server = { flow: undefined, attempts: 0, generation: 0 };
+      this.#servers.set(key, server);
+    }
+    return server;
+  }
+
+  /** Runs `work` as the single flow every request to this server waits for. */
+  #single(server: ServerFlow, work: () => Promise<void>): Promise<void> {
     const flow = work().finally(() => {
-      if (this.#flow === flow) this.#flow = undefined;
+      if (server.flow === flow) server.flow = undefined;
     });
-    this.#flow = flow;
+    server.flow = flow;
     return flow;
   }
 
   /** Discovery, then refresh or a new grant, for a refusal of a request to `url`. */
-  async #recover(status: number, challenge: AuthChallenge | undefined, url: URL): Promise<void> {
+  async #recover(server: ServerFlow, status: number, challenge: AuthChallenge | undefined, url: URL): Promise<void> {
     const maxAttempts = this.#options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-    if (this.#attempts >= maxAttempts) {
+    if (server.attempts >= maxAttempts) {
       throw new AuthError(
         'step_up_limit',
         `the server at ${url.origin} still refuses (HTTP ${status}${challenge?.error ? `, ${challenge.error}` : ''}) after ${maxAttempts} authorizations`,
       );
     }
-    this.#attempts++;
-    const fetchFn = fetchOf(this.#options.fetch);
+    server.attempts++;
     const known = await this.#bindings.get(url);
     const serverUrl = known ? new URL(known.serverUrl) : new URL(url.origin + url.pathname);
-    const info = await discoverResource(fetchFn, serverUrl, challenge?.resourceMetadata);
-    const issuer = info.authorizationServers[0] as string;
-    const metadata = await this.#metadataFor(issuer, info.legacy);
+    const http = new OAuthHttp(this.#options, serverUrl);
+    const grant = this.#options.grant ?? { type: 'authorization_code' as const };
+    const info = await discoverResource(http, challenge?.resourceMetadata);
+    const issuer = chooseIssuer(grant, info.authorizationServers);
+    // A machine grant's credentials go only to an AS the app pinned: checked before anything reaches it.
+    assertIssuerAllowed(grant, issuer);
+    const metadata = await this.#metadataFor(issuer, info.legacy, http);
     const binding: ServerBinding = { serverUrl: serverUrl.href, issuer, resource: info.resource, legacy: info.legacy };
     await this.#bindings.set(binding);
     if (demandsDpop(challenge, info.metadata)) this.#dpopDemanded.add(issuer);
@@ -204,7 +242,6 @@ export class OAuthProvider {
         // A refresh token the AS no longer takes: authorize again below.
       }
     }
-    const grant = this.#options.grant ?? { type: 'authorization_code' as const };
     const handler = handlerFor(grant);
     if (handler.interactive && (!this.#options.authorize || !this.#options.redirectUri)) {
       throw new AuthError(
@@ -218,11 +255,10 @@ export class OAuthProvider {
     const client =
       grantClient(grant, this.#options, issuer) ??
       (await resolveClient({
-        fetch: fetchFn,
+        http,
         store,
         options: this.#options,
         metadata,
-        serverUrl,
         grantTypes: handler.grantTypes,
       }));
     const scope = selectScope({
@@ -233,8 +269,9 @@ export class OAuthProvider {
       server: metadata,
     });
     const context: GrantContext = {
-      fetch: fetchFn,
+      http,
       store,
+      pending: this.#pending,
       options: this.#options,
       serverUrl,
       resource: info.resource,
@@ -242,7 +279,7 @@ export class OAuthProvider {
       metadata,
       client,
       scope,
-      requestToken: (params) => requestToken(this.#tokenContext(metadata, client, serverUrl, dpop), params),
+      requestToken: (params) => requestToken(this.#tokenContext(metadata, client, http, dpop), params),
     };
     const response: TokenResponse = await handler.obtain(grant, context);
     await this.#save(binding, toStoredTokens(response, { clientId: client.client_id, requestedScope: scope }));
@@ -252,8 +289,8 @@ export class OAuthProvider {
   /** Refreshes with the client that got the tokens (RFC 6749 §6), `resource` included (RFC 8707). */
   async #refresh(binding: ServerBinding, tokens: StoredTokens): Promise<void> {
     if (!tokens.refresh_token) throw new AuthError('token_request_failed', 'no refresh token');
-    const serverUrl = new URL(binding.serverUrl);
-    const metadata = await this.#metadataFor(binding.issuer, binding.legacy);
+    const http = new OAuthHttp(this.#options, new URL(binding.serverUrl));
+    const metadata = await this.#metadataFor(binding.issuer, binding.legacy, http);
     const grant = this.#options.grant ?? { type: 'authorization_code' as const };
     const client =
       grantClient(grant, this.#options, binding.issuer) ??
@@ -264,14 +301,11 @@ export class OAuthProvider {
     // A DPoP-bound refresh token needs a proof from the same key (RFC 9449 §5).
     const bound = tokens.token_type.toLowerCase() === 'dpop' || this.#dpopDemanded.has(binding.issuer);
     try {
-      const response = await requestToken(
-        this.#tokenContext(metadata, client, serverUrl, this.#dpopFor(metadata, bound)),
-        {
-          grant_type: 'refresh_token',
-          refresh_token: tokens.refresh_token,
-          resource: binding.resource,
-        },
-      );
+      const response = await requestToken(this.#tokenContext(metadata, client, http, this.#dpopFor(metadata, bound)), {
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+        resource: binding.resource,
+      });
       await this.#save(
         binding,
         toStoredTokens(response, { clientId: client.client_id, requestedScope: undefined, previous: tokens }),
@@ -293,22 +327,21 @@ export class OAuthProvider {
   #tokenContext(
     metadata: AuthorizationServerMetadata,
     client: ClientCredentials,
-    serverUrl: URL,
+    http: OAuthHttp,
     dpop?: DpopSession,
   ): TokenEndpointContext {
+    if (!dpop) return { http, metadata, client };
     const fetchFn = fetchOf(this.#options.fetch);
-    if (!dpop) return { fetch: fetchFn, metadata, client, serverUrl };
     return {
-      fetch: async (input, init) => {
+      http: http.withFetch(async (input, init) => {
         const response = await fetchFn(input, init);
         dpop.observe(response, new URL(input instanceof Request ? input.url : input));
         return response;
-      },
+      }),
       metadata,
       client,
-      serverUrl,
       headers: async (endpoint) => ({ dpop: await dpop.proof('POST', endpoint) }),
-      retry: (_response, error) => error.error === 'use_dpop_nonce',
+      retry: (_answer, error) => error.error === 'use_dpop_nonce',
     };
   }
 
@@ -338,13 +371,17 @@ export class OAuthProvider {
     return this.#dpop;
   }
 
-  /** AS metadata per issuer, fetched once; a failed lookup is not remembered. */
-  #metadataFor(issuer: string, legacy: boolean): Promise<AuthorizationServerMetadata> {
-    let metadata = this.#metadata.get(issuer);
+  /**
+   * AS metadata per issuer, fetched once; a failed lookup is not remembered. Kept
+   * apart for loopback and remote MCP servers, whose URL rules differ.
+   */
+  #metadataFor(issuer: string, legacy: boolean, http: OAuthHttp): Promise<AuthorizationServerMetadata> {
+    const key = `${isLoopback(http.serverUrl) ? 'loopback' : 'remote'} ${issuer}`;
+    let metadata = this.#metadata.get(key);
     if (!metadata) {
-      metadata = discoverAuthorizationServer(fetchOf(this.#options.fetch), issuer, legacy);
-      metadata.catch(() => this.#metadata.delete(issuer));
-      this.#metadata.set(issuer, metadata);
+      metadata = discoverAuthorizationServer(http, issuer, legacy);
+      metadata.catch(() => this.#metadata.delete(key));
+      this.#metadata.set(key, metadata);
     }
     return metadata;
   }
@@ -358,8 +395,8 @@ export class OAuthProvider {
   }
 
   async #save(binding: ServerBinding, tokens: StoredTokens): Promise<void> {
-    await this.#store.set(storeKeys.tokens(binding.issuer, binding.resource), tokens);
-    this.#generation++;
+    await this.#keys.set(storeKeys.tokens(binding.issuer, binding.resource), tokens);
+    this.#serverFlow(new URL(binding.serverUrl), binding).generation++;
   }
 }
 

@@ -39,6 +39,47 @@ export interface ClientMetadata {
  */
 export type AuthorizeHandler = (authorizationUrl: URL) => Promise<string | URL>;
 
+/**
+ * What a URL the client is about to fetch (or open, for `authorization`) is for.
+ * Most come from the server: PRM's `resource_metadata` and `authorization_servers`,
+ * and the endpoints in the authorization server's metadata.
+ */
+export type OAuthUrlPurpose =
+  | 'resource_metadata'
+  | 'authorization_server_metadata'
+  | 'registration'
+  | 'token'
+  | 'authorization';
+
+/**
+ * Vetoes a URL before OAuth fetches or opens it: return false to refuse (the flow
+ * fails with `url_refused`). The place to keep the client off internal addresses
+ * (`169.254.169.254`, `10.0.0.0/8`, intranet names) that a server could name.
+ */
+export type AllowUrl = (url: URL, purpose: OAuthUrlPurpose) => boolean | Promise<boolean>;
+
+/**
+ * Bounds on the HTTP requests OAuth makes (metadata, registration, token) and on
+ * what it keeps. Every authorization and resource server may be hostile: each
+ * bound turns a flood or a stall into an AuthError.
+ */
+export interface OAuthLimits {
+  /** Largest response body read, decoded bytes (default 262,144: 256 KiB); more is `response_too_large`. */
+  readonly maxResponseBytes?: number;
+  /** Longest one request may take, body included, in ms (default 30,000); longer is `request_timeout`. */
+  readonly timeout?: number;
+  /**
+   * Extra attempts for a metadata GET that failed on the network or with HTTP 408,
+   * 409, 425, 429 or 5xx (default 1). POSTs (registration, token) are never retried.
+   */
+  readonly retries?: number;
+  /**
+   * How long a pending authorization (PKCE verifier, state) waits for the user's
+   * return, in ms (default 600,000: 10 minutes); an older callback is `invalid_state`.
+   */
+  readonly pendingTtl?: number;
+}
+
 /** Options of an OAuthProvider; every field is optional, defaults suit a public client with a redirect handler. */
 export interface OAuthOptions {
   /** Where clients, tokens and pending authorizations are kept (default: memory). */
@@ -67,6 +108,14 @@ export interface OAuthOptions {
    * (`dpop_signing_alg_values_supported`). `false`: never.
    */
   readonly dpop?: boolean | DpopOptions;
-  /** Authorizations (and refreshes) in a row without a successful response before giving up (default 3). */
+  /** Authorizations (and refreshes) in a row without a successful response from one server before giving up (default 3). */
   readonly maxAttempts?: number;
+  /** Size, time and retry bounds of OAuth's own requests, and the pending-authorization lifetime. */
+  readonly limits?: OAuthLimits;
+  /**
+   * A veto over every URL OAuth fetches or opens, after the built-in rule: https
+   * only, plain http only while the MCP server itself is on this machine (loopback),
+   * and no loopback URL named by a server that is not. Redirects are never followed.
+   */
+  readonly allowUrl?: AllowUrl;
 }

@@ -1,18 +1,18 @@
 import * as v from 'valibot';
 import { AuthError } from '../errors/auth-error.js';
+import type { OAuthAnswer, OAuthHttp } from './oauth-http.js';
 import type { ClientCredentials, OAuthOptions, TokenEndpointAuthMethod } from './options.js';
 import { type AuthorizationServerMetadata, ClientInformationSchema } from './schemas.js';
-import { assertSecureEndpoint, isLoopback, isRedirect } from './secure-endpoint.js';
+import { isLoopback } from './secure-endpoint.js';
 import { type OAuthStore, storeKeys } from './store.js';
 import { oauthError } from './token-endpoint.js';
 
 /** What registration needs to know about this client and the AS it registers with. */
 export interface RegistrationContext {
-  readonly fetch: typeof fetch;
+  readonly http: OAuthHttp;
   readonly store: OAuthStore;
   readonly options: OAuthOptions;
   readonly metadata: AuthorizationServerMetadata;
-  readonly serverUrl: URL;
   /** The grant types this client uses, for DCR (`refresh_token` included: 2026-07-28 SHOULD). */
   readonly grantTypes: readonly string[];
 }
@@ -101,8 +101,7 @@ function defaultApplicationType(redirectUri: string | undefined): 'web' | 'nativ
  * once with the other `application_type` (2026-07-28 MAY), unless the app chose it.
  */
 async function register(context: RegistrationContext, endpoint: string): Promise<ClientCredentials> {
-  const { options, metadata, grantTypes } = context;
-  const url = assertSecureEndpoint(endpoint, context.serverUrl, 'registration endpoint');
+  const { options, metadata, grantTypes, http } = context;
   const chosenType = options.clientMetadata?.application_type;
   const first = chosenType ?? defaultApplicationType(options.redirectUri);
   const method = requestedAuthMethod(metadata);
@@ -115,33 +114,35 @@ async function register(context: RegistrationContext, endpoint: string): Promise
     ...options.clientMetadata,
     application_type: applicationType,
   });
-  let response = await post(context.fetch, url, body(first));
-  if (!response.ok && chosenType === undefined) {
-    const error = oauthError(
-      await response
-        .clone()
-        .json()
-        .catch(() => undefined),
+  const url = await http.check(endpoint, 'registration');
+  const post = (applicationType: 'web' | 'native') =>
+    http.post(
+      url,
+      'registration',
+      new Headers({ 'content-type': 'application/json', accept: 'application/json' }),
+      JSON.stringify(body(applicationType)),
     );
+  let answer = await post(first);
+  if (!ok(answer) && chosenType === undefined) {
+    const error = oauthError(answer.body);
     if (error.error === 'invalid_redirect_uri' || error.error === 'invalid_client_metadata') {
-      response = await post(context.fetch, url, body(first === 'native' ? 'web' : 'native'));
+      answer = await post(first === 'native' ? 'web' : 'native');
     }
   }
-  const json: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    const error = oauthError(json);
+  if (!ok(answer)) {
+    const error = oauthError(answer.body);
     const detail = error.error
       ? `: ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`
       : '';
     throw new AuthError(
       'registration_failed',
-      `registration at ${url.href} failed with HTTP ${response.status}${detail}`,
+      `registration at ${url.href} failed with HTTP ${answer.status}${detail}`,
       {
         ...(error.error !== undefined && { oauthError: error.error }),
       },
     );
   }
-  const parsed = v.safeParse(ClientInformationSchema, json);
+  const parsed = v.safeParse(ClientInformationSchema, answer.body);
   if (!parsed.success) throw new AuthError('registration_failed', `registration at ${url.href} returned no client_id`);
   const info = parsed.output;
   const registeredMethod = info.token_endpoint_auth_method;
@@ -155,31 +156,6 @@ async function register(context: RegistrationContext, endpoint: string): Promise
   };
 }
 
-async function post(fetchFn: typeof fetch, url: URL, body: unknown): Promise<Response> {
-  let response: Response;
-  try {
-    // 'manual', not 'error': workerd refuses redirect: 'error'; a redirect is refused below instead.
-    response = await fetchFn(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(body),
-      redirect: 'manual',
-    });
-  } catch (error) {
-    throw new AuthError(
-      'registration_failed',
-      `registration at ${url.href} failed: ${error instanceof Error ? error.message : String(error)}`,
-      {
-        cause: error,
-      },
-    );
-  }
-  if (isRedirect(response)) {
-    await response.body?.cancel().catch(() => {});
-    throw new AuthError(
-      'registration_failed',
-      `registration at ${url.href} answered with a redirect, which is not followed`,
-    );
-  }
-  return response;
+function ok(answer: OAuthAnswer): boolean {
+  return answer.status >= 200 && answer.status < 300;
 }

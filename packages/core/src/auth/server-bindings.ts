@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { type OAuthStore, storeKeys } from './store.js';
+import type { StoredKeys } from './stored-keys.js';
 
 /** Which authorization server and resource an MCP endpoint was last authorized with (`server:<url>`). */
 export const ServerBindingSchema = v.object({
@@ -24,10 +25,12 @@ export function endpointKey(url: URL): string {
  */
 export class ServerBindings {
   readonly #store: OAuthStore;
+  readonly #keys: StoredKeys;
   readonly #known = new Map<string, ServerBinding>();
 
-  constructor(store: OAuthStore) {
+  constructor(store: OAuthStore, keys: StoredKeys) {
     this.#store = store;
+    this.#keys = keys;
   }
 
   async get(url: URL): Promise<ServerBinding | undefined> {
@@ -48,16 +51,11 @@ export class ServerBindings {
   async set(binding: ServerBinding): Promise<void> {
     const key = endpointKey(new URL(binding.serverUrl));
     this.#known.set(key, binding);
-    await this.#store.set(storeKeys.server(key), binding);
+    await this.#keys.set(storeKeys.server(key), binding);
   }
 
-  /** Every binding this provider saw (for sign-out). */
-  all(): ServerBinding[] {
-    return [...this.#known.values()];
-  }
-
-  async clear(): Promise<void> {
-    for (const key of this.#known.keys()) await this.#store.delete(storeKeys.server(key));
+  /** Forgets the bindings held in memory (sign-out deletes the stored ones through StoredKeys). */
+  forget(): void {
     this.#known.clear();
   }
 }

@@ -5,7 +5,8 @@
  * localStorage, a KV namespace or a Durable Object can back it.
  *
  * Keys: `client:<issuer>`, `tokens:<issuer>|<resource>`, `server:<mcp url>` (which
- * issuer and resource an MCP endpoint last used) and `pending:<state>`.
+ * issuer and resource an MCP endpoint last used), `pending:<state>` (no secrets,
+ * deleted when used, expired or on sign-out) and `keys` (what sign-out deletes).
  */
 export interface OAuthStore {
   get(key: string): Promise<unknown>;
@@ -36,4 +37,5 @@ export const storeKeys = {
   tokens: (issuer: string, resource: string) => `tokens:${issuer}|${resource}`,
   server: (url: string) => `server:${url}`,
   pending: (state: string) => `pending:${state}`,
+  index: 'keys',
 };

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { AuthError } from '../errors/auth-error.js';
 import { importSigningKey, signJwt } from './jwt.js';
+import type { OAuthAnswer, OAuthHttp } from './oauth-http.js';
 import type { ClientCredentials, TokenEndpointAuthMethod } from './options.js';
 import { randomToken } from './random.js';
 import {
@@ -9,7 +10,6 @@ import {
   type TokenResponse,
   TokenResponseSchema,
 } from './schemas.js';
-import { assertSecureEndpoint, isRedirect } from './secure-endpoint.js';
 
 /** An AS error body (RFC 6749 §5.2), as far as it could be read. */
 export interface OAuthErrorBody {
@@ -23,13 +23,12 @@ export interface OAuthErrorBody {
  * attempt when the AS answers `use_dpop_nonce` (RFC 9449 §8).
  */
 export interface TokenEndpointContext {
-  readonly fetch: typeof fetch;
+  /** Requests for the MCP server the tokens are for (URL rules and bounds). */
+  readonly http: OAuthHttp;
   readonly metadata: AuthorizationServerMetadata;
   readonly client: ClientCredentials;
-  /** The MCP server: plain http endpoints are refused unless it is plain http too (or they are loopback). */
-  readonly serverUrl: URL;
   readonly headers?: (tokenEndpoint: URL) => Promise<Readonly<Record<string, string>>>;
-  readonly retry?: (response: Response, error: OAuthErrorBody) => boolean | Promise<boolean>;
+  readonly retry?: (answer: OAuthAnswer, error: OAuthErrorBody) => boolean | Promise<boolean>;
 }
 
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
@@ -116,42 +115,26 @@ export async function requestToken(
   context: TokenEndpointContext,
   params: Readonly<Record<string, string>>,
 ): Promise<TokenResponse> {
-  const { metadata } = context;
-  const endpoint = assertSecureEndpoint(metadata.token_endpoint, context.serverUrl, 'token endpoint');
+  const { metadata, http } = context;
+  const endpoint = await http.check(metadata.token_endpoint, 'token');
   for (let attempt = 0; ; attempt++) {
     const body = new URLSearchParams(params);
     const headers = new Headers({ 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' });
     await authenticate(context.client, metadata, body, headers);
     if (context.headers)
       for (const [name, value] of Object.entries(await context.headers(endpoint))) headers.set(name, value);
-    let response: Response;
-    try {
-      // 'manual', not 'error': workerd refuses redirect: 'error'. A token request never follows a redirect.
-      response = await context.fetch(endpoint, { method: 'POST', headers, body, redirect: 'manual' });
-    } catch (error) {
-      throw new AuthError('token_request_failed', `the token request to ${endpoint.href} failed: ${describe(error)}`, {
-        cause: error,
-      });
-    }
-    if (isRedirect(response)) {
-      await response.body?.cancel().catch(() => {});
-      throw new AuthError(
-        'token_request_failed',
-        `the token endpoint ${endpoint.href} answered with a redirect, which is not followed`,
-      );
-    }
-    const json: unknown = await response.json().catch(() => undefined);
-    if (response.ok) {
-      const parsed = v.safeParse(TokenResponseSchema, json);
+    const answer = await http.post(endpoint, 'token', headers, body.toString());
+    if (answer.status >= 200 && answer.status < 300) {
+      const parsed = v.safeParse(TokenResponseSchema, answer.body);
       if (parsed.success) return parsed.output;
       throw new AuthError('token_request_failed', `the token endpoint ${endpoint.href} sent an invalid token response`);
     }
-    const error = oauthError(json);
-    if (attempt === 0 && context.retry && (await context.retry(response, error))) continue;
+    const error = oauthError(answer.body);
+    if (attempt === 0 && context.retry && (await context.retry(answer, error))) continue;
     const detail = error.error ? `${error.error}${error.error_description ? `: ${error.error_description}` : ''}` : '';
     throw new AuthError(
       'token_request_failed',
-      `the token endpoint ${endpoint.href} refused the ${params.grant_type ?? ''} request (HTTP ${response.status}${detail ? `, ${detail}` : ''})`,
+      `the token endpoint ${endpoint.href} refused the ${params.grant_type ?? ''} request (HTTP ${answer.status}${detail ? `, ${detail}` : ''})`,
       error.error === undefined ? {} : { oauthError: error.error },
     );
   }
@@ -163,8 +146,4 @@ export function oauthError(json: unknown): OAuthErrorBody {
   if (!parsed.success) return {};
   const { error, error_description } = parsed.output;
   return error_description === undefined ? { error } : { error, error_description };
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -21,6 +21,14 @@ export type AuthErrorCode =
   | 'unsupported_grant'
   | 'step_up_limit'
   | 'dpop_failed'
+  /** A metadata, registration or token response passed `limits.maxResponseBytes`. */
+  | 'response_too_large'
+  /** A metadata, registration or token request took longer than `limits.timeout`. */
+  | 'request_timeout'
+  /** A machine grant without `issuer`: its credentials go only to an authorization server the app named. */
+  | 'issuer_required'
+  /** The app's `allowUrl` hook refused a URL the server pointed the client at. */
+  | 'url_refused'
   /** The browser blocked the authorization popup (open it from a click). */
   | 'popup_blocked'
   /** The user closed the authorization window, or it timed out. */

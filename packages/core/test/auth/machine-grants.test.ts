@@ -15,9 +15,14 @@ let base = '';
 let clientKey: CryptoKeyPair;
 let clientKeyPem = '';
 const issued = new Set<string>();
-const seen: { token: { params: URLSearchParams; authorization: string | undefined }[]; idp: URLSearchParams[] } = {
+const seen: {
+  token: { params: URLSearchParams; authorization: string | undefined }[];
+  idp: URLSearchParams[];
+  paths: string[];
+} = {
   token: [],
   idp: [],
+  paths: [],
 };
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -65,6 +70,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const url = new URL(req.url ?? '/', base);
   let body = '';
   for await (const chunk of req) body += chunk;
+  seen.paths.push(url.pathname);
   switch (url.pathname) {
     case '/.well-known/oauth-protected-resource/mcp':
       return json(res, 200, { resource: `${base}/mcp`, authorization_servers: [base] });
@@ -114,6 +120,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(() => {
   seen.token.length = 0;
   seen.idp.length = 0;
+  seen.paths.length = 0;
 });
 
 /** POSTs to the protected endpoint through the transport's requester, authorized by `grant`. */
@@ -134,6 +141,7 @@ describe('machine grants', () => {
   it('gets a client_credentials token with client_secret_basic, resource included, and no user', async () => {
     const response = await call({
       type: 'client_credentials',
+      issuer: base,
       client: { client_id: 'machine', client_secret: 's3cret' },
     });
     expect(response.status).toBe(200);
@@ -145,14 +153,14 @@ describe('machine grants', () => {
 
   it('authenticates client_credentials with a private_key_jwt assertion signed by a PEM key', async () => {
     const client = { client_id: 'machine', private_key: clientKeyPem, alg: 'ES256' };
-    expect((await call({ type: 'client_credentials', client })).status).toBe(200);
+    expect((await call({ type: 'client_credentials', issuer: base, client })).status).toBe(200);
     expect(seen.token[0]?.params.get('client_assertion_type')).toBe(
       'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
     );
   });
 
   it('refuses client_credentials for a public client before sending anything', async () => {
-    const failure = call({ type: 'client_credentials', client: { client_id: 'machine' } });
+    const failure = call({ type: 'client_credentials', issuer: base, client: { client_id: 'machine' } });
     await expect(failure).rejects.toMatchObject({ code: 'no_client' });
     expect(seen.token).toHaveLength(0);
   });
@@ -161,6 +169,7 @@ describe('machine grants', () => {
     const targets: unknown[] = [];
     const grant: Grant = {
       type: 'jwt_bearer',
+      issuer: base,
       client: { client_id: 'workload' },
       assertion: async (target) => {
         targets.push(target);
@@ -174,7 +183,12 @@ describe('machine grants', () => {
   });
 
   it('surfaces a refused assertion once, without retrying or switching grants', async () => {
-    const grant: Grant = { type: 'jwt_bearer', client: { client_id: 'workload' }, assertion: async () => 'expired' };
+    const grant: Grant = {
+      type: 'jwt_bearer',
+      issuer: base,
+      client: { client_id: 'workload' },
+      assertion: async () => 'expired',
+    };
     const failure = await call(grant).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(AuthError);
     expect(failure).toMatchObject({ code: 'token_request_failed', oauthError: 'invalid_grant' });
@@ -185,6 +199,7 @@ describe('machine grants', () => {
   it('exchanges the SSO token for an ID-JAG at the IdP, then redeems it at the MCP authorization server', async () => {
     const grant: Grant = {
       type: 'token_exchange',
+      issuer: [base],
       subjectToken: async () => 'alice-id-token',
       idp: { issuer: `${base}/idp`, tokenEndpoint: `${base}/idp/token`, client: { client_id: 'idp-client' } },
       client: { client_id: 'machine', client_secret: 's3cret' },
@@ -211,5 +226,50 @@ describe('machine grants', () => {
     };
     await expect(call(grant)).rejects.toMatchObject({ code: 'issuer_mismatch' });
     expect(seen.token).toHaveLength(0);
+  });
+
+  it('refuses every machine grant without an issuer (issuer_required), sending nothing to the authorization server', async () => {
+    const unpinned = [
+      { type: 'client_credentials', client: { client_id: 'machine', client_secret: 's3cret' } },
+      { type: 'jwt_bearer', assertion: async () => 'workload-jwt' },
+      {
+        type: 'token_exchange',
+        subjectToken: async () => 'alice-id-token',
+        idp: { tokenEndpoint: `${base}/idp/token`, client: { client_id: 'idp-client' } },
+      },
+    ];
+    for (const grant of unpinned) {
+      // What a JavaScript caller (no type check) can pass.
+      const failure = await call(grant as unknown as Grant).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(AuthError);
+      expect(failure).toMatchObject({ code: 'issuer_required' });
+      expect((failure as Error).message).toContain('grant.issuer');
+    }
+    expect(seen.token).toEqual([]);
+    expect(seen.idp).toEqual([]);
+    // The MCP server and its PRM only: not even the authorization server's metadata was asked for.
+    expect(new Set(seen.paths)).toEqual(new Set(['/mcp', '/.well-known/oauth-protected-resource/mcp']));
+  });
+
+  it('takes a list of issuers, or a test each issuer must pass', async () => {
+    const listed: Grant = {
+      type: 'jwt_bearer',
+      issuer: ['https://as.example', base],
+      client: { client_id: 'workload' },
+      assertion: async () => 'workload-jwt',
+    };
+    expect((await call(listed)).status).toBe(200);
+    const asked: string[] = [];
+    const pinnedByTest: Grant = {
+      type: 'jwt_bearer',
+      issuer: (issuer) => {
+        asked.push(issuer);
+        return issuer === base;
+      },
+      client: { client_id: 'workload' },
+      assertion: async () => 'workload-jwt',
+    };
+    expect((await call(pinnedByTest)).status).toBe(200);
+    expect(asked).toContain(base);
   });
 });

@@ -1,32 +1,11 @@
-import * as v from 'valibot';
 import { AuthError } from '../../errors/auth-error.js';
 import { authorizationUrl, codeFromCallback } from '../authorization-code.js';
 import { assertPkceSupport } from '../discovery.js';
-import type { ClientCredentials } from '../options.js';
+import { DEFAULT_PENDING_TTL_MS, type PendingAuthorization } from '../pending-authorizations.js';
 import { createPkce } from '../pkce.js';
 import { randomToken } from '../random.js';
-import { AuthorizationServerMetadataSchema, type TokenResponse } from '../schemas.js';
-import { assertSecureEndpoint } from '../secure-endpoint.js';
-import { storeKeys } from '../store.js';
+import type { TokenResponse } from '../schemas.js';
 import type { GrantContext, GrantHandler } from './grant.js';
-
-/**
- * The per-request record saved before the user leaves for the authorization
- * server (`pending:<state>`): the PKCE verifier and the validated issuer side by
- * side (2026-07-28 MUST), and what the code redemption needs after a page reload.
- */
-export const PendingAuthorizationSchema = v.object({
-  state: v.string(),
-  verifier: v.string(),
-  issuer: v.string(),
-  redirectUri: v.string(),
-  resource: v.string(),
-  scope: v.optional(v.string()),
-  serverUrl: v.string(),
-  metadata: AuthorizationServerMetadataSchema,
-  client: v.looseObject({ client_id: v.string() }),
-});
-export type PendingAuthorization = v.InferOutput<typeof PendingAuthorizationSchema>;
 
 /** The state an authorization response carries, to find its pending record. */
 export function stateOf(callback: URL): string {
@@ -65,7 +44,7 @@ export const authorizationCodeGrant: GrantHandler<{ readonly type: 'authorizatio
   interactive: true,
 
   async obtain(_grant, context): Promise<TokenResponse> {
-    const { options, metadata, store } = context;
+    const { options, metadata, pending: records } = context;
     const { authorize, redirectUri } = options;
     if (!authorize || !redirectUri) {
       throw new AuthError(
@@ -80,7 +59,7 @@ export const authorizationCodeGrant: GrantHandler<{ readonly type: 'authorizatio
         `the authorization server ${metadata.issuer} has no authorization_endpoint`,
       );
     }
-    const endpoint = assertSecureEndpoint(metadata.authorization_endpoint, context.serverUrl, 'authorization endpoint');
+    const endpoint = await context.http.check(metadata.authorization_endpoint, 'authorization');
     const pkce = await createPkce();
     const pending: PendingAuthorization = {
       state: randomToken(32),
@@ -91,10 +70,10 @@ export const authorizationCodeGrant: GrantHandler<{ readonly type: 'authorizatio
       ...(context.scope !== undefined && { scope: context.scope }),
       serverUrl: context.serverUrl.href,
       metadata,
-      client: context.client as ClientCredentials & Record<string, unknown>,
+      clientId: context.client.client_id,
+      expiresAt: Date.now() + (options.limits?.pendingTtl ?? DEFAULT_PENDING_TTL_MS),
     };
-    const key = storeKeys.pending(pending.state);
-    await store.set(key, pending);
+    await records.save(pending);
     let leftForTheServer = false;
     try {
       const url = authorizationUrl(endpoint, {
@@ -115,7 +94,7 @@ export const authorizationCodeGrant: GrantHandler<{ readonly type: 'authorizatio
       return await redeemCode(pending, callback, context.requestToken);
     } finally {
       // A page or Worker that navigated away finishes later with finishAuthorization().
-      if (!leftForTheServer) await store.delete(key);
+      if (!leftForTheServer) await records.discard(pending.state);
     }
   },
 };

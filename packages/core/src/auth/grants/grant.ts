@@ -1,4 +1,6 @@
+import type { OAuthHttp } from '../oauth-http.js';
 import type { ClientCredentials, OAuthOptions } from '../options.js';
+import type { PendingAuthorizations } from '../pending-authorizations.js';
 import type { AuthorizationServerMetadata, ProtectedResourceMetadata, TokenResponse } from '../schemas.js';
 import type { OAuthStore } from '../store.js';
 
@@ -23,11 +25,14 @@ export interface MachineClient {
   /** This client's credentials (a secret, or a `private_key` for `private_key_jwt`). */
   readonly client?: ClientCredentials;
   /**
-   * The only authorization server these credentials may go to. Recommended: an
-   * MCP server naming another AS (RFC 9728 `authorization_servers`) then gets an
-   * error instead of the credentials or assertions.
+   * The authorization server(s), by issuer, these credentials and assertions may
+   * go to. Required: the MCP server names its AS (RFC 9728 `authorization_servers`),
+   * and a hostile one would name its own to collect the client secret or the
+   * workload's JWT. An issuer (compared as a string), a list of them, or a test
+   * for one; any other fails with `issuer_mismatch` before anything is sent to
+   * it, and a grant without `issuer` fails with `issuer_required`.
    */
-  readonly issuer?: string;
+  readonly issuer: string | readonly string[] | ((issuer: string) => boolean);
 }
 
 /**
@@ -88,8 +93,11 @@ export interface TokenExchangeGrant extends MachineClient {
 
 /** Everything a grant needs to get tokens for one resource from one authorization server. */
 export interface GrantContext {
-  readonly fetch: typeof fetch;
+  /** OAuth's requests for this MCP server (URL rules, size and time bounds). */
+  readonly http: OAuthHttp;
   readonly store: OAuthStore;
+  /** Where the authorization-code grant keeps its record while the user is away. */
+  readonly pending: PendingAuthorizations;
   readonly options: OAuthOptions;
   /** The MCP endpoint being authorized for. */
   readonly serverUrl: URL;

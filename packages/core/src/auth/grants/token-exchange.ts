@@ -19,7 +19,7 @@ async function identityProviderMetadata(
     return { issuer: idp.issuer ?? new URL(idp.tokenEndpoint).origin, token_endpoint: idp.tokenEndpoint };
   }
   if (!idp.issuer) throw new AuthError('invalid_metadata', 'the identity provider needs an issuer or a tokenEndpoint');
-  return discoverAuthorizationServer(context.fetch, idp.issuer, false);
+  return discoverAuthorizationServer(context.http, idp.issuer, false);
 }
 
 /**
@@ -36,7 +36,7 @@ export const tokenExchangeGrant: GrantHandler<TokenExchangeGrant> = {
   async obtain(grant, context): Promise<TokenResponse> {
     const idp = await identityProviderMetadata(grant.idp, context);
     const exchanged = await requestToken(
-      { fetch: context.fetch, metadata: idp, client: grant.idp.client, serverUrl: context.serverUrl },
+      { http: context.http, metadata: idp, client: grant.idp.client },
       {
         grant_type: TOKEN_EXCHANGE,
         requested_token_type: ID_JAG,

@@ -1,0 +1,139 @@
+import { createFetch, FetchError, type FetchResponse } from 'ofetch';
+import { AuthError, type AuthErrorCode } from '../errors/auth-error.js';
+import { ProtocolError } from '../errors/protocol-error.js';
+import { readBodyText } from '../transport/http/read-body.js';
+import type { OAuthAnswer } from './oauth-http.js';
+import { isRedirect } from './secure-endpoint.js';
+
+/**
+ * OAuth's own HTTP requests (metadata GETs, registration and token POSTs) on
+ * ofetch: a timeout per attempt, retries only for idempotent GETs, its
+ * prototype-safe JSON parsing, and our bounded reader for every body. Loaded on
+ * demand by oauth-http.ts, so a program without OAuth never loads ofetch.
+ */
+
+/** The bounds one request runs under (OAuthOptions.limits, defaults filled in). */
+export interface OAuthFetchSettings {
+  readonly fetch: typeof fetch;
+  readonly maxResponseBytes: number;
+  readonly timeout: number;
+  readonly retries: number;
+}
+
+/** One request, already checked against the URL rules (oauth-http.ts). */
+export interface OAuthFetchRequest {
+  readonly url: URL;
+  readonly method: 'GET' | 'POST';
+  readonly headers: Headers;
+  readonly body?: string;
+  /** Names the request in error messages: "the token endpoint". */
+  readonly what: string;
+  /** The error code when no answer came (network failure, redirect). */
+  readonly failure: AuthErrorCode;
+}
+
+/** Pause before a GET is tried again: long enough for a blip, short enough not to stall discovery. */
+const RETRY_DELAY_MS = 200;
+
+/** Statuses whose answers carry no body (the Response constructor refuses one). */
+const NULL_BODY = new Set([204, 205]);
+
+/**
+ * Sends one request and returns its answer, whatever its status (an OAuth error
+ * body is an answer). Throws an AuthError when there is none: `request_timeout`,
+ * `response_too_large`, or `request.failure` for a network failure or a redirect
+ * (never followed: a token POST carries secrets, and a metadata GET must come
+ * from the URL that was checked).
+ */
+export async function oauthFetch(settings: OAuthFetchSettings, request: OAuthFetchRequest): Promise<OAuthAnswer> {
+  const $fetch = createFetch({ fetch: bounded(settings, request) });
+  const idempotent = request.method === 'GET';
+  try {
+    const response = await $fetch.raw(request.url.href, {
+      method: request.method,
+      headers: request.headers,
+      ...(request.body !== undefined && { body: request.body }),
+      // 'manual', not 'error': workerd refuses redirect: 'error'; a redirect is refused in bounded().
+      redirect: 'manual',
+      timeout: settings.timeout,
+      retry: idempotent ? settings.retries : 0,
+      retryDelay: RETRY_DELAY_MS,
+      responseType: 'json',
+      // A POST's answer is read whatever its status; a GET's 4xx/5xx goes through ofetch's retry first.
+      ignoreResponseError: !idempotent,
+      // Our refusals and a timeout end the request at once; only network failures are tried again.
+      onRequestError({ error }) {
+        if (error instanceof AuthError) throw error;
+        if (error.name === 'TimeoutError') {
+          throw new AuthError(
+            'request_timeout',
+            `${request.what} ${request.url.href} did not answer within ${settings.timeout} ms (limits.timeout)`,
+            { cause: error },
+          );
+        }
+      },
+    });
+    return answer(response);
+  } catch (error) {
+    if (error instanceof AuthError) throw error;
+    if (error instanceof FetchError && error.response) return answer(error.response);
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    throw new AuthError(
+      request.failure,
+      `${request.what} ${request.url.href} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause: error },
+    );
+  }
+}
+
+function answer(response: FetchResponse<unknown>): OAuthAnswer {
+  return { status: response.status, headers: response.headers, body: response._data };
+}
+
+/**
+ * The fetch ofetch calls: the injected one, then the whole body through the
+ * bounded reader under the same signal, so the timeout covers a body that
+ * trickles as well as headers that never come, even with a fetch that ignores
+ * signals. ofetch then parses the text it gets back.
+ */
+function bounded(settings: OAuthFetchSettings, request: OAuthFetchRequest): typeof fetch {
+  return async (input, init) => {
+    const signal = init?.signal ?? undefined;
+    const response = await untilAborted(settings.fetch(input, init), signal);
+    if (isRedirect(response)) {
+      await response.body?.cancel().catch(() => {});
+      throw new AuthError(
+        request.failure,
+        `${request.what} ${request.url.href} answered with a redirect${response.status ? ` (HTTP ${response.status})` : ''}, which is not followed`,
+      );
+    }
+    const body = signal && response.body ? response.body.pipeThrough(new TransformStream(), { signal }) : response.body;
+    let text: string;
+    try {
+      text = await readBodyText(new Response(body, { headers: response.headers }), settings.maxResponseBytes);
+    } catch (error) {
+      if (!(error instanceof ProtocolError)) throw error;
+      throw new AuthError(
+        'response_too_large',
+        `${request.what} ${request.url.href} sent more than ${settings.maxResponseBytes} bytes (limits.maxResponseBytes)`,
+        { cause: error },
+      );
+    }
+    return new Response(NULL_BODY.has(response.status) ? null : text, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+}
+
+/** `work`, or the signal's reason as soon as it aborts. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -1,0 +1,47 @@
+import * as v from 'valibot';
+import { type OAuthStore, storeKeys } from './store.js';
+
+const KeyListSchema = v.array(v.string());
+
+/**
+ * The keys a provider wrote to its store (tokens, server bindings, pending
+ * authorizations), listed in the store itself under `keys`: signOut after a
+ * page reload, or in another provider on the same store, finds what an earlier
+ * one stored. Registered clients are not listed: they outlive a sign-out.
+ * Changes to the list run one at a time, so concurrent writes lose no key.
+ */
+export class StoredKeys {
+  readonly #store: OAuthStore;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(store: OAuthStore) {
+    this.#store = store;
+  }
+
+  async list(): Promise<string[]> {
+    const parsed = v.safeParse(KeyListSchema, await this.#store.get(storeKeys.index));
+    return parsed.success ? parsed.output : [];
+  }
+
+  /** Writes `value` under `key` and lists the key. */
+  async set(key: string, value: unknown): Promise<void> {
+    await this.#store.set(key, value);
+    await this.#change((keys) => (keys.includes(key) ? keys : [...keys, key]));
+  }
+
+  /** Deletes `keys` and takes them off the list. */
+  async delete(...keys: string[]): Promise<void> {
+    for (const key of keys) await this.#store.delete(key);
+    await this.#change((listed) => listed.filter((key) => !keys.includes(key)));
+  }
+
+  #change(change: (keys: string[]) => string[]): Promise<void> {
+    const next = this.#queue.then(async () => {
+      const keys = await this.list();
+      const changed = change(keys);
+      if (changed !== keys) await this.#store.set(storeKeys.index, changed);
+    });
+    this.#queue = next.catch(() => {});
+    return next;
+  }
+}
