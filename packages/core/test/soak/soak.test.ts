@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { Client, McpError, StreamableHttpTransport } from '../../src/index.js';
+import { problems, runSoak, summary } from './soak.mjs';
+
+describe('soak (short run; `pnpm soak` for a long one)', () => {
+  it('settles every call once through random faults, runs no tool twice, and leaves nothing behind', async () => {
+    const calls = Number(process.env.SOAK_CALLS ?? 1000);
+    const report = await runSoak({ Client, StreamableHttpTransport, McpError, calls });
+    console.log(summary(report));
+    // Known bug (session-renewal.test.ts): calls made during a session renewal go
+    // out without a session id. Drop this filter once it is fixed.
+    const known = (problem: string) => problem.startsWith('requests without a session id');
+    expect(problems(report).filter((problem) => !known(problem))).toEqual([]);
+    // The run met what it is about: faults of many kinds, resends and session renewals.
+    expect(report.calls).toBe(calls);
+    expect(Object.keys(report.faults).length).toBeGreaterThanOrEqual(8);
+    expect(report.resent).toBeGreaterThan(0);
+    expect(report.renewals).toBeGreaterThan(0);
+    expect(report.resolved).toBeGreaterThan(calls / 2);
+  }, 120_000);
+});
+
+describe('soak verdicts', () => {
+  const clean = {
+    calls: 10,
+    resolved: 10,
+    rejected: {},
+    reasons: {},
+    unhandled: [],
+    untyped: [],
+    unsettled: 0,
+    faults: {},
+    resent: 0,
+    sessionless: {},
+    renewals: 0,
+    maxExecutions: 1,
+    ranTwice: [],
+    resolvedUnrun: [],
+    maxAbortListeners: 4,
+    inFlight: 16,
+    abortListenersAfter: 0,
+    openResponsesAfter: 0,
+    resources: { Timeout: [2, 1] as [number, number], TCPSocketWrap: [0, 0] as [number, number] },
+    heap: { before: 30, after: 45 },
+    seconds: 1,
+  };
+
+  it('passes a clean report and names each broken invariant', () => {
+    expect(problems(clean)).toEqual([]);
+    expect(
+      problems({
+        ...clean,
+        unsettled: 1,
+        unhandled: ['Error: y'],
+        sessionless: { 'tools/call': 2 },
+        untyped: ['TypeError: x'],
+        ranTwice: ['t3'],
+        resolvedUnrun: ['t4'],
+        abortListenersAfter: 2,
+        maxAbortListeners: 17,
+        openResponsesAfter: 1,
+        resources: { Timeout: [1, 2], TCPSocketWrap: [0, 1] },
+        heap: { before: 30, after: 51 },
+      }),
+    ).toEqual([
+      '1 calls never settled',
+      'unhandled rejections: Error: y',
+      'untyped rejections: TypeError: x',
+      'calls executed twice: t3',
+      'calls resolved without exactly one execution: t4',
+      'requests without a session id: tools/call 2',
+      '2 abort listeners left on the call signal',
+      '1 server responses still open after close',
+      'Timeout: 1 before, 2 after',
+      'TCPSocketWrap: 0 before, 1 after',
+      '17 abort listeners on the call signal with at most 16 calls in flight',
+      'heap grew 21.0 MB (tolerance 20 MB)',
+    ]);
+  });
+});
