@@ -4,6 +4,12 @@ export const DEFAULT_BASE_DELAY = 250;
 export const DEFAULT_MAX_DELAY = 10_000;
 
 /**
+ * Longest SSE `retry:` honoured, in ms (10 minutes). Timers fire at once past
+ * 2^31 - 1 ms, so an unbounded value would turn the longest wait into none.
+ */
+export const MAX_SSE_RETRY = 600_000;
+
+/**
  * Capped exponential backoff with full jitter: a random wait in
  * [0, min(maxDelay, base · 2^attempt)], so many clients do not retry in step.
  */

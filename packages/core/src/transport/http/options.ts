@@ -13,6 +13,24 @@ export interface RetryOptions {
   readonly maxDelay?: number;
 }
 
+/** How the standalone GET stream is reopened after it ends (2025-03-26 … 2025-11-25). */
+export interface StreamReconnectOptions {
+  /**
+   * Shortest wait before reopening, in ms (default 1000), whatever `retry:` the
+   * server sent: a server saying `retry: 0` and closing at once would otherwise
+   * get a GET per millisecond. A longer `retry:` is honoured (up to 10 minutes).
+   */
+  readonly minDelay?: number;
+  /**
+   * Failed openings in a row after which the stream is given up for the
+   * session and the failure reported (default 8). A stream that ends within
+   * 10 s without a single event counts as failed, so a server that answers
+   * every GET with an empty stream is not asked forever. Each failure waits
+   * longer: `minDelay` plus a jittered backoff that doubles from 250 ms to 10 s.
+   */
+  readonly maxFailures?: number;
+}
+
 export interface StreamableHttpTransportOptions {
   /** Sent on every request. */
   readonly headers?: Readonly<Record<string, string>>;
@@ -37,6 +55,8 @@ export interface StreamableHttpTransportOptions {
    * `listen()`); `false` keeps it closed even then.
    */
   readonly standaloneStream?: boolean;
+  /** Bounds on reopening the GET stream (defaults: 1 s apart at least, given up after 8 failures in a row). */
+  readonly streamReconnect?: StreamReconnectOptions;
   /** Fall back to the 2024-11-05 HTTP+SSE transport when `initialize` is refused with 400/404/405 (default true). */
   readonly legacyFallback?: boolean;
   /** Times a broken POST stream is resumed with `Last-Event-ID` before the call fails (default 5). */

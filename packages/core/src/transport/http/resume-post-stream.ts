@@ -1,6 +1,6 @@
 import { TransportError } from '../../errors/transport-error.js';
 import type { RequestId } from '../../protocol/jsonrpc.js';
-import { sleep } from './backoff.js';
+import { MAX_SSE_RETRY, sleep } from './backoff.js';
 import type { HttpRequester } from './http-requester.js';
 import type { SseCursor, SseMessages } from './sse-messages.js';
 
@@ -43,7 +43,7 @@ export async function resumePostStream(stream: BrokenPostStream): Promise<void> 
         cause: broken,
       });
     }
-    if (retryMs !== undefined) await sleep(retryMs, signal);
+    if (retryMs !== undefined) await sleep(Math.min(retryMs, MAX_SSE_RETRY), signal);
     const headers = stream.headers();
     headers.set('last-event-id', lastEventId);
     const resumed = await http.send({ method: 'GET', headers, signal, idempotent: true });

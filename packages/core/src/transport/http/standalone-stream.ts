@@ -1,6 +1,9 @@
 import { HttpError } from '../../errors/http-error.js';
-import { backoffDelay, DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY, sleep } from './backoff.js';
+import { TransportError } from '../../errors/transport-error.js';
+import { backoffDelay, DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY, MAX_SSE_RETRY, sleep } from './backoff.js';
 import type { HttpRequester } from './http-requester.js';
+import { linkedSignal } from './linked-signal.js';
+import type { StreamReconnectOptions } from './options.js';
 import { newCursor, type SseMessages } from './sse-messages.js';
 
 /** What the stream needs from its transport. */
@@ -15,48 +18,69 @@ export interface StandaloneStreamContext {
   readonly report: (problem: unknown) => void;
   /** The first GET, already sent by the transport while this module loaded. */
   readonly first?: Promise<Response>;
+  readonly reconnect?: StreamReconnectOptions | undefined;
 }
 
-/** Consecutive failures after which the stream is given up for this session. */
+/** StreamReconnectOptions.minDelay: a stream is reopened no sooner than this after it ended. */
+const MIN_REOPEN_DELAY = 1000;
+/** StreamReconnectOptions.maxFailures: failures in a row after which the stream is given up for this session. */
 const MAX_FAILURES = 8;
-/** Wait before reopening a stream the server closed cleanly, unless it sent `retry:`. */
-const IDLE_REOPEN_DELAY = 1000;
+/** A stream that ends without an event sooner than this failed; one that idled longer was closed (by a proxy, say). */
+const SHORTEST_IDLE_STREAM = 10_000;
 
 /**
  * Runs the standalone GET stream of a session (2025-03-26 on) until `signal`
  * aborts: where the server sends requests and notifications outside any POST.
- * 405 means the server offers none. A dropped stream is reopened with jittered
- * backoff (and `Last-Event-ID`); a clean idle close is no error. Loaded on
- * demand: a client that takes no server-initiated messages never opens one.
+ * 405 means the server offers none. A dropped stream is reopened with `Last-Event-ID`,
+ * never sooner than `minDelay` whatever `retry:` says (it MUST be waited, 2025-11-25
+ * "Resumability"; a longer wait is allowed). A clean close is no error, but one
+ * without a single event soon after the opening is: failures wait longer each
+ * time and end the stream after `maxFailures` in a row. Loaded on demand: a
+ * client that takes no server-initiated messages never opens one.
  */
 export async function runStandaloneStream(context: StandaloneStreamContext): Promise<void> {
   const { http, sse, signal } = context;
+  const minDelay = context.reconnect?.minDelay ?? MIN_REOPEN_DELAY;
+  const maxFailures = context.reconnect?.maxFailures ?? MAX_FAILURES;
   const cursor = newCursor();
+  /** The wait before the next opening: the server's `retry:`, clamped. */
+  const pause = () => Math.max(minDelay, Math.min(cursor.retryMs ?? 0, MAX_SSE_RETRY));
   let failures = 0;
   let first = context.first;
   while (!signal.aborted) {
+    // This opening's own signal (linked-signal.ts says why), let go when it ends.
+    const opening = linkedSignal(signal);
     try {
       const headers = context.headers();
       if (cursor.lastEventId !== undefined) headers.set('last-event-id', cursor.lastEventId);
-      const response = await (first ?? http.send({ method: 'GET', headers, signal, idempotent: true }));
+      const response = await (first ?? http.send({ method: 'GET', headers, signal: opening.signal, idempotent: true }));
       first = undefined;
       if (response.status === 405) return;
       if (response.status === 404) return context.onSessionGone();
       if (!response.ok || !response.body) throw await http.failure(response);
-      failures = 0;
-      const broken = await sse.read(response.body, cursor);
+      const opened = Date.now();
+      let events = 0;
+      const broken = await sse.read(response.body, cursor, undefined, () => {
+        events++;
+        failures = 0;
+        return false;
+      });
       if (broken && !signal.aborted) throw broken;
-      await sleep(cursor.retryMs ?? IDLE_REOPEN_DELAY, signal);
+      if (events === 0 && Date.now() - opened < SHORTEST_IDLE_STREAM) {
+        throw new TransportError(`the GET stream of ${http.url.href} ended without an event`);
+      }
+      await sleep(pause(), signal);
     } catch (error) {
       first = undefined;
       if (signal.aborted) return;
       failures++;
-      if (failures >= MAX_FAILURES || (error instanceof HttpError && error.status < 500 && error.status !== 429)) {
+      if (failures >= maxFailures || (error instanceof HttpError && error.status < 500 && error.status !== 429)) {
         context.report(error);
         return;
       }
-      const delay = cursor.retryMs ?? backoffDelay(failures, DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY);
-      await sleep(delay, signal).catch(() => {});
+      await sleep(pause() + backoffDelay(failures, DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY), signal).catch(() => {});
+    } finally {
+      opening.unlink();
     }
   }
 }

@@ -8,10 +8,14 @@ import { MessageQueue } from '../message-queue.js';
 import type { SendOptions, SessionInfo, Transport, TransportEvent } from '../transport.js';
 import { HttpRequester, setAll } from './http-requester.js';
 import type { LegacySseSession } from './legacy-sse-session.js';
+import { linkedSignal } from './linked-signal.js';
 import { DEFAULT_CLOSE_TIMEOUT, DEFAULT_MAX_MESSAGE_BYTES, type StreamableHttpTransportOptions } from './options.js';
 import { contentType, discard, readBodyText } from './read-body.js';
 import { jsonRpcError } from './refused-response.js';
 import { answers, errorEvent, newCursor, SseMessages } from './sse-messages.js';
+
+/** What a send carries once it has the signal that ends it. */
+type SignalledSend = SendOptions & { readonly signal: AbortSignal };
 
 const CLOSED = 'StreamableHttpTransport: closed';
 const SESSION_HEADER = 'mcp-session-id';
@@ -128,6 +132,7 @@ export class StreamableHttpTransport implements Transport {
           onSessionGone: () => this.#forgetSession(),
           report: this.#report,
           first,
+          reconnect: this.#options.streamReconnect,
         }),
       (error: unknown) => {
         void first.then(discard, () => {});
@@ -138,13 +143,31 @@ export class StreamableHttpTransport implements Transport {
 
   async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
     if (this.#closing) throw new ClientClosedError(CLOSED);
+    // The Client's per-call signal ends this request (timeout, abort, close).
+    if (options.signal) {
+      await this.#exchange(message, options as SignalledSend);
+      return;
+    }
+    // A send without one (a notification, an answer to the server) is bounded by
+    // the transport's life, through a signal of its own (linked-signal.ts says why),
+    // let go once its exchange, a stream read in the background included, is done.
+    const link = linkedSignal(this.#closer.signal);
+    let reading: Promise<void> | undefined;
+    try {
+      reading = (await this.#exchange(message, { ...options, signal: link.signal }))?.reading;
+    } finally {
+      if (reading) void reading.finally(link.unlink);
+      else link.unlink();
+    }
+  }
+
+  /** Sends one message; resolves with the read of its response stream when that goes on in the background. */
+  async #exchange(message: JsonRpcMessage, options: SignalledSend): Promise<{ reading: Promise<void> } | void> {
     if (this.#legacy) return this.#legacy.send(message, options);
+    const { signal } = options;
     const requestId = 'method' in message && 'id' in message ? (message.id as RequestId) : undefined;
     const method = 'method' in message ? message.method : undefined;
     const initialize = method === 'initialize';
-    // The Client's per-call signal ends this request (timeout, abort, close); a
-    // send without one is bounded by the transport's own life.
-    const signal = options.signal ?? this.#closer.signal;
     const headers = this.#headers(JSON_OR_SSE, options.headers);
     headers.set('content-type', JSON_TYPE);
     // A new session opens with no version header and no session id (checklist §1.5).
@@ -190,7 +213,7 @@ export class StreamableHttpTransport implements Transport {
     if (type.startsWith(SSE)) {
       // Read in the background: a server may keep the stream open after the
       // response, and that must not hold up this send or any other call.
-      void this.#readPostStream(response, requestId, signal);
+      return { reading: this.#readPostStream(response, requestId, signal) };
     } else if (type.startsWith(JSON_TYPE)) {
       await this.#readJson(response, requestId);
     } else {
