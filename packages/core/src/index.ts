@@ -78,7 +78,12 @@ export type { Resource, ResourceTemplate } from './protocol/resources.js';
 export type { Root } from './protocol/roots.js';
 export type { Tool } from './protocol/tools.js';
 export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './protocol/versions.js';
-export type { RetryOptions, StreamableHttpTransportOptions, TokenProvider } from './transport/http/options.js';
+export type {
+  RetryOptions,
+  StreamableHttpTransportOptions,
+  StreamReconnectOptions,
+  TokenProvider,
+} from './transport/http/options.js';
 export { StreamableHttpTransport } from './transport/http/streamable-http-transport.js';
 export { MemoryTransport } from './transport/memory-transport.js';
 export { MessageQueue } from './transport/message-queue.js';
