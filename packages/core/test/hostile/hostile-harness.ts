@@ -153,3 +153,12 @@ export function expectSizeLimitError(error: unknown): void {
   expect(limitError).toBeInstanceOf(ProtocolError);
   expect((limitError as Error).message).toMatch(/maxMessageBytes/);
 }
+
+/** Waits until `condition` holds (polling every 10 ms), failing after `ms`. */
+export async function until(condition: () => boolean, ms: number, what: string): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!condition()) {
+    if (performance.now() > deadline) expect.fail(`not within ${ms} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

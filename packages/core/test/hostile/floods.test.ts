@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { FLOOD_NOTIFICATIONS } from '../../../../test-servers/hostile/serve.mjs';
+import { McpError } from '../../src/index.js';
+import { expectHealthy, MiB, peakGrowthDuring, timed, useHostileClients, useHostileServer } from './hostile-harness.js';
+
+// Floods: 10,000 notifications a second on one call's stream.
+
+const server = useHostileServer();
+const open = useHostileClients(server);
+
+describe.each(['legacy', 'modern'] as const)('floods (%s era)', (era) => {
+  it(`${FLOOD_NOTIFICATIONS.toLocaleString('en')} notifications at 10,000/s: every one handled or reported dropped, other calls answered in < 1 s, memory bounded`, async () => {
+    let handled = 0;
+    const { client, errors } = await open('notification-flood', {
+      era,
+      client: {
+        limits: { maxConcurrentHandlers: 4 },
+        onNotification: (method) => {
+          if (method === 'notifications/message') handled++;
+        },
+      },
+    });
+    const { value, peak } = await peakGrowthDuring(async () => {
+      const flood = client.callTool('hostile');
+      const latencies: number[] = [];
+      // Healthy calls while the flood runs: each must come back quickly.
+      for (let call = 0; call < 5; call++) {
+        latencies.push((await timed(() => expectHealthy(client))).ms);
+      }
+      return { result: await flood, latencies };
+    });
+    expect(value.result.text).toBe('flood over');
+    expect(Math.max(...value.latencies)).toBeLessThan(1000);
+    const dropped = errors.filter(
+      (error) => error instanceof McpError && /dropped notifications\/message/.test(error.message),
+    );
+    expect(errors.length - dropped.length).toBe(0);
+    expect(handled + dropped.length).toBe(FLOOD_NOTIFICATIONS);
+    expect(peak).toBeLessThan(64 * MiB);
+    await expectHealthy(client);
+  });
+});

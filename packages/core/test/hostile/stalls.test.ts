@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { expectHealthy, rejection, timed, until, useHostileClients, useHostileServer } from './hostile-harness.js';
+
+// Stalls: the server stops talking at the worst moment and keeps the
+// connection open. The call's timeout ends it, the connection is let go
+// (the server sees the client leave), and the client carries on.
+
+const server = useHostileServer();
+const open = useHostileClients(server);
+
+const STALLS = [
+  ['stall-before-headers', 'a server that never answers'],
+  ['stall-mid-body', 'a JSON body that stops halfway'],
+  ['stall-mid-sse', 'an SSE stream that stops mid-event'],
+] as const;
+
+describe.each(['legacy', 'modern'] as const)('stalls (%s era)', (era) => {
+  it.each(STALLS)(
+    '%s: %s fails with a TimeoutError at the call timeout, the connection is released, the next call works',
+    async (fault) => {
+      const { client, endpoint } = await open(fault, { era });
+      const { value: error, ms } = await timed(() => rejection(client.callTool('hostile', {}, { timeout: 300 })));
+      expect(error).toBeInstanceOf(DOMException);
+      expect((error as DOMException).name).toBe('TimeoutError');
+      expect(ms).toBeGreaterThanOrEqual(250);
+      expect(ms).toBeLessThan(2000);
+      await until(() => endpoint.stats.clientGone === 1, 2000, 'the client closes the stalled response');
+      await expectHealthy(client);
+    },
+  );
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { TransportError } from '../../src/index.js';
+import { expectHealthy, rejection, timed, useHostileClients, useHostileServer } from './hostile-harness.js';
+
+// Retry storms: streams that say `retry: 0` and end at once, every time. A
+// client that trusted them would reconnect as fast as the network allows
+// (~600 GETs a second against localhost before the fix).
+
+const server = useHostileServer();
+const open = useHostileClients(server);
+
+const gets = (requests: readonly { httpMethod: string }[]) =>
+  requests.filter((request) => request.httpMethod === 'GET');
+
+describe('retry storms', () => {
+  it('a call whose stream and every resumption end at once with retry: 0 fails with TransportError after maxResumeAttempts (2 here)', async () => {
+    const { client, endpoint } = await open('retry-storm-post', { transport: { maxResumeAttempts: 2 } });
+    const { value: error, ms } = await timed(() => rejection(client.callTool('hostile')));
+    expect(error).toBeInstanceOf(TransportError);
+    expect(ms).toBeLessThan(10_000);
+    const resumptions = gets(endpoint.stats.requests).filter(
+      (request) => 'lastEventId' in request && request.lastEventId,
+    );
+    expect(resumptions.length).toBeLessThanOrEqual(2);
+    await expectHealthy(client);
+  });
+
+  it.each([
+    ['retry-storm-get', 'says retry: 0 and ends at once'],
+    ['retry-storm-get-empty', 'ends at once without any event'],
+  ] as const)(
+    '%s: a GET stream that %s is reopened a bounded number of times (<= 20 in 2 s) and calls keep working',
+    async (fault) => {
+      const { client, endpoint } = await open(fault, { client: { onNotification: () => {} } });
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const reopened = gets(endpoint.stats.requests).length;
+      expect(reopened).toBeGreaterThanOrEqual(1);
+      expect(reopened).toBeLessThanOrEqual(20);
+      await expectHealthy(client);
+    },
+  );
+});
