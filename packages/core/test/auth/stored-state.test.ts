@@ -1,0 +1,171 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type AuthServers, startAuthServers } from '../../../../test-servers/auth/serve.mjs';
+import {
+  AuthError,
+  Client,
+  type OAuthOptions,
+  OAuthProvider,
+  type OAuthStore,
+  StreamableHttpTransport,
+} from '../../src/index.js';
+
+/** What an OAuthProvider leaves in its store: nothing secret while the user is away, nothing after sign-out. */
+const REDIRECT_URI = 'http://localhost:3000/callback';
+let servers: AuthServers;
+const clients: Client[] = [];
+beforeAll(async () => {
+  servers = await startAuthServers();
+});
+afterAll(() => servers.close());
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+/** A store the test can look into, as localStorage would let it. */
+class InspectableStore implements OAuthStore {
+  readonly entries = new Map<string, unknown>();
+  async get(key: string): Promise<unknown> {
+    return structuredClone(this.entries.get(key));
+  }
+  async set(key: string, value: unknown): Promise<void> {
+    this.entries.set(key, structuredClone(value));
+  }
+  async delete(key: string): Promise<void> {
+    this.entries.delete(key);
+  }
+  keys(prefix: string): string[] {
+    return [...this.entries.keys()].filter((key) => key.startsWith(prefix));
+  }
+}
+
+async function approve(url: URL): Promise<URL> {
+  const response = await fetch(url, { redirect: 'manual' });
+  await response.body?.cancel();
+  return new URL(response.headers.get('location') ?? '', url);
+}
+
+async function listTools(url: string, options: OAuthOptions): Promise<number> {
+  const client = new Client(new StreamableHttpTransport(url, { auth: new OAuthProvider(options) }), {
+    requestTimeout: 10_000,
+  });
+  clients.push(client);
+  await client.connect();
+  return (await client.listTools()).length;
+}
+
+/** A full-page flow: the page leaves for the authorization server; the callback URL it would come back to. */
+async function leaveForTheServer(url: string, options: OAuthOptions): Promise<URL> {
+  let callback: URL | undefined;
+  const left = listTools(url, {
+    ...options,
+    authorize: async (authorizationUrl) => {
+      callback = await approve(authorizationUrl);
+      throw new AuthError('redirect_started', 'the page went to the authorization server');
+    },
+  });
+  await expect(left).rejects.toMatchObject({ code: 'redirect_started' });
+  return callback as URL;
+}
+
+describe('OAuth store hygiene', () => {
+  it('signOut removes tokens that an earlier provider (a page before a reload) stored', async () => {
+    const scenario = await servers.createScenario();
+    const store = new InspectableStore();
+    let asked = 0;
+    const options: OAuthOptions = {
+      store,
+      redirectUri: REDIRECT_URI,
+      authorize: (url) => {
+        asked++;
+        return approve(url);
+      },
+    };
+    expect(await listTools(scenario.info().mcp, options)).toBeGreaterThan(0);
+    expect(store.keys('tokens:')).toHaveLength(1);
+
+    const reloaded = new OAuthProvider(options);
+    await reloaded.signOut();
+    expect(store.keys('tokens:')).toEqual([]);
+    expect(store.keys('server:')).toEqual([]);
+    expect(store.keys('client:')).toHaveLength(1);
+    // Signed out for real: the next connection has to ask the user again.
+    expect(await listTools(scenario.info().mcp, options)).toBeGreaterThan(0);
+    expect(asked).toBe(2);
+    await scenario.close();
+  });
+
+  it('keeps no client secret in the pending record, and deletes the record once used', async () => {
+    const client = { client_id: 'confidential', client_secret: 'pending-s3cret' };
+    const scenario = await servers.createScenario({
+      dcr: false,
+      clients: [{ ...client, token_endpoint_auth_method: 'client_secret_basic', redirect_uris: [REDIRECT_URI] }],
+    });
+    const store = new InspectableStore();
+    const pendingSeen: string[] = [];
+    const options: OAuthOptions = {
+      store,
+      redirectUri: REDIRECT_URI,
+      clients: { [scenario.info().issuer]: client },
+      authorize: (url) => {
+        for (const key of store.keys('pending:')) pendingSeen.push(JSON.stringify(store.entries.get(key)));
+        return approve(url);
+      },
+    };
+    expect(await listTools(scenario.info().mcp, options)).toBeGreaterThan(0);
+    expect(pendingSeen).toHaveLength(1);
+    expect(pendingSeen[0]).toContain('"clientId":"confidential"');
+    expect(pendingSeen[0]).not.toContain('pending-s3cret');
+    expect(store.keys('pending:')).toEqual([]);
+    await scenario.close();
+  });
+
+  it('finishes a confidential client’s full-page flow after a reload, the secret coming from the options', async () => {
+    const client = { client_id: 'confidential', client_secret: 'pending-s3cret' };
+    const scenario = await servers.createScenario({
+      dcr: false,
+      clients: [{ ...client, token_endpoint_auth_method: 'client_secret_basic', redirect_uris: [REDIRECT_URI] }],
+    });
+    const store = new InspectableStore();
+    const options = { store, redirectUri: REDIRECT_URI, clients: { [scenario.info().issuer]: client } };
+    const callback = await leaveForTheServer(scenario.info().mcp, options);
+    expect(store.keys('pending:')).toHaveLength(1);
+    expect(JSON.stringify(store.keys('pending:').map((key) => store.entries.get(key)))).not.toContain('pending-s3cret');
+
+    await new OAuthProvider(options).finishAuthorization(callback);
+    expect(store.keys('tokens:')).toHaveLength(1);
+    expect(store.keys('pending:')).toEqual([]);
+    await scenario.close();
+  });
+
+  it('refuses a callback after limits.pendingTtl (invalid_state), deleting the record', async () => {
+    const scenario = await servers.createScenario();
+    const store = new InspectableStore();
+    const options = { store, redirectUri: REDIRECT_URI, limits: { pendingTtl: 100 } };
+    const callback = await leaveForTheServer(scenario.info().mcp, options);
+    expect(store.keys('pending:')).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+
+    const failure = new OAuthProvider(options).finishAuthorization(callback);
+    await expect(failure).rejects.toMatchObject({ name: 'AuthError', code: 'invalid_state' });
+    await expect(failure).rejects.toThrow(/expired/);
+    expect(store.keys('pending:')).toEqual([]);
+    await scenario.close();
+  });
+
+  it('sweeps expired pending records when a new authorization starts, and signOut deletes the rest', async () => {
+    const scenario = await servers.createScenario();
+    const store = new InspectableStore();
+    const options = { store, redirectUri: REDIRECT_URI, limits: { pendingTtl: 100 } };
+    await leaveForTheServer(scenario.info().mcp, options);
+    const [first] = store.keys('pending:');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await leaveForTheServer(scenario.info().mcp, { ...options, limits: { pendingTtl: 60_000 } });
+    const left = store.keys('pending:');
+    expect(left).toHaveLength(1);
+    expect(left).not.toContain(first);
+
+    await new OAuthProvider(options).signOut();
+    expect(store.keys('pending:')).toEqual([]);
+    await scenario.close();
+  });
+});
