@@ -51,4 +51,3 @@ export const HEAP_TOLERANCE_MB: number;
 export function runSoak(options: SoakOptions): Promise<SoakReport>;
 export function problems(report: SoakReport): string[];
 export function summary(report: SoakReport): string;
-export function prng(seed: number): () => number;

@@ -2,6 +2,7 @@ import { getEventListeners, setMaxListeners } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { faultKind, startFaultHost } from './fault-host.mjs';
+import { prng } from './prng.mjs';
 
 /**
  * The soak (issue 12): thousands of calls from several clients through random
@@ -53,21 +54,6 @@ const COUNTED = ['Timeout', 'TCPSocketWrap', 'TCPServerWrap', 'Immediate'];
 
 /** Heap growth the soak tolerates (MB): generous, so only a real leak fails it. */
 export const HEAP_TOLERANCE_MB = 20;
-
-/**
- * mulberry32: a tiny seeded PRNG, so a run's faults are reproducible from its seed.
- * @param {number} seed
- */
-export function prng(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The fault chooser: for `tools/call`, random resets before and after

@@ -1,0 +1,15 @@
+/**
+ * mulberry32: a tiny seeded PRNG, so a soak's faults are reproducible from its seed.
+ * @param {number} seed
+ * @returns {() => number} numbers in [0, 1)
+ */
+export function prng(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
