@@ -16,12 +16,15 @@ export class LegacySseSession {
   readonly #http: HttpRequester;
   readonly #sse: SseMessages;
   readonly #signal: AbortSignal;
+  readonly #onEnd: (error: Error) => void;
   #endpoint: URL | undefined;
 
-  constructor(http: HttpRequester, sse: SseMessages, signal: AbortSignal) {
+  /** `onEnd` learns that the stream ended after it opened: the session is gone with it. */
+  constructor(http: HttpRequester, sse: SseMessages, signal: AbortSignal, onEnd: (error: Error) => void) {
     this.#http = http;
     this.#sse = sse;
     this.#signal = signal;
+    this.#onEnd = onEnd;
   }
 
   /** Opens the stream with `headers` and waits for its `endpoint` event. */
@@ -44,7 +47,10 @@ export class LegacySseSession {
       };
       void this.#sse.read(body, newCursor(), undefined, onEvent).then((broken) => {
         const reason = broken ? `: ${broken.message}` : '';
-        reject(new TransportError(`the HTTP+SSE stream of ${http.url.href} ended${reason}`, { cause: broken }));
+        const ended = new TransportError(`the HTTP+SSE stream of ${http.url.href} ended${reason}`, { cause: broken });
+        reject(ended);
+        // After the endpoint, every answer was to come on this stream (2024-11-05 "HTTP with SSE").
+        if (this.#endpoint && !this.#signal.aborted) this.#onEnd(ended);
       });
     });
   }

@@ -191,7 +191,10 @@ export class StreamableHttpTransport implements Transport {
     if (initialize && [400, 404, 405].includes(status) && this.#options.legacyFallback !== false) {
       await discard(response);
       const { LegacySseSession } = await httpSseFallback();
-      const legacy = new LegacySseSession(this.#http, this.#sse, this.#closer.signal);
+      // The session ends with its stream: every call then fails at once, none waits for its timeout.
+      const legacy = new LegacySseSession(this.#http, this.#sse, this.#closer.signal, (error) =>
+        this.#inbound.fail(error),
+      );
       await legacy.open(this.#sseHeaders());
       // Only a stream that opened makes this an HTTP+SSE server; else the next
       // request (a re-probe, say) still goes out as Streamable HTTP.
