@@ -28,9 +28,9 @@ describe('retry storms', () => {
   it.each([
     ['retry-storm-get', 'says retry: 0 and ends at once'],
     ['retry-storm-get-empty', 'ends at once without any event'],
-  ] as const)(
+  ])(
     '%s: a GET stream that %s is reopened a bounded number of times (<= 20 in 2 s) and calls keep working',
-    async (fault) => {
+    async (fault: string) => {
       const { client, endpoint } = await open(fault, { client: { onNotification: () => {} } });
       await new Promise((resolve) => setTimeout(resolve, 2000));
       const reopened = gets(endpoint.stats.requests).length;
