@@ -3,6 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { faultKind, startFaultHost } from './fault-host.mjs';
 import { prng } from './prng.mjs';
+import { activeResources, formatCounts, formatResources, grownResources } from './tallies.mjs';
 
 /**
  * The soak (issue 12): thousands of calls from several clients through random
@@ -94,14 +95,6 @@ function faultChooser(random, faultRate) {
   };
 }
 
-/** Counts of the resource types in COUNTED that are active now. */
-function resources() {
-  /** @type {Record<string, number>} */
-  const counts = Object.fromEntries(COUNTED.map((type) => [type, 0]));
-  for (const type of process.getActiveResourcesInfo()) if (type in counts) counts[type] = (counts[type] ?? 0) + 1;
-  return counts;
-}
-
 /** `global.gc`, exposed on the fly when the process was started without --expose-gc. */
 function collector() {
   if (typeof globalThis.gc === 'function') return globalThis.gc;
@@ -173,7 +166,7 @@ export async function runSoak(options) {
   const started = Date.now();
   const deadline = options.seconds === undefined ? Number.POSITIVE_INFINITY : started + options.seconds * 1000;
 
-  const resourcesBefore = resources();
+  const resourcesBefore = activeResources(COUNTED);
   const host = await startFaultHost(faultChooser(prng(seed), options.faultRate ?? 0.3));
   /** A signal every call carries, as an app's shutdown signal would: no call may leave a listener on it. */
   const appSignal = new AbortController().signal;
@@ -260,8 +253,11 @@ export async function runSoak(options) {
   const openResponsesAfter = host.openResponses();
   const heapAfter = await heapMb(gc);
   await host.close();
-  await settle(() => COUNTED.every((type) => (resources()[type] ?? 0) <= (resourcesBefore[type] ?? 0)));
-  const resourcesAfter = resources();
+  await settle(() => {
+    const now = activeResources(COUNTED);
+    return COUNTED.every((type) => (now[type] ?? 0) <= (resourcesBefore[type] ?? 0));
+  });
+  const resourcesAfter = activeResources(COUNTED);
 
   process.off('unhandledRejection', onUnhandled);
 
@@ -332,10 +328,7 @@ export function problems(report) {
   if (report.abortListenersAfter > 0)
     found.push(`${report.abortListenersAfter} abort listeners left on the call signal`);
   if (report.openResponsesAfter > 0) found.push(`${report.openResponsesAfter} server responses still open after close`);
-  // The test runner's own timers may end during the run: only growth is a leak.
-  for (const [type, [before, after]] of Object.entries(report.resources)) {
-    if (after > before) found.push(`${type}: ${before} before, ${after} after`);
-  }
+  found.push(...grownResources(report.resources));
   if (report.maxAbortListeners > report.inFlight) {
     found.push(
       `${report.maxAbortListeners} abort listeners on the call signal with at most ${report.inFlight} calls in flight`,
@@ -351,14 +344,7 @@ export function problems(report) {
  * @param {SoakReport} r
  */
 export function summary(r) {
-  const kinds = (/** @type {Record<string, number>} */ counts) =>
-    Object.entries(counts)
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([kind, n]) => `${kind} ${n}`)
-      .join(', ') || 'none';
-  const res = Object.entries(r.resources)
-    .map(([type, [before, after]]) => `${type} ${before}→${after}`)
-    .join(', ');
+  const kinds = formatCounts;
   return [
     `soak: ${r.calls} calls in ${r.seconds.toFixed(1)} s: ${r.resolved} resolved, rejected: ${kinds(r.rejected)}, unsettled ${r.unsettled}`,
     ...Object.entries(r.reasons)
@@ -369,7 +355,7 @@ export function summary(r) {
     `client resends of a tools/call: ${r.resent}, session renewals: ${r.renewals}, max executions per call: ${r.maxExecutions}`,
     `requests sent without a session id: ${kinds(r.sessionless)}`,
     `abort listeners: max ${r.maxAbortListeners} while running, ${r.abortListenersAfter} after; open responses after close: ${r.openResponsesAfter}`,
-    `resources: ${res}`,
+    `resources: ${formatResources(r.resources)}`,
     `heap after GC: ${r.heap.before.toFixed(1)} MB after warm-up, ${r.heap.after.toFixed(1)} MB at the end (${(r.heap.after - r.heap.before).toFixed(1)} MB)`,
   ].join('\n');
 }

@@ -1,6 +1,7 @@
 import { getEventListeners, setMaxListeners } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { prng } from './prng.mjs';
+import { activeResources, formatCounts, formatResources, grownResources } from './tallies.mjs';
 
 /** The reference server over stdio, which the soak starts, kills and restarts. */
 const SERVER = fileURLToPath(new URL('../../../../test-servers/stdio.mjs', import.meta.url));
@@ -38,11 +39,14 @@ const SERVER = fileURLToPath(new URL('../../../../test-servers/stdio.mjs', impor
 /** Handle types a child process holds in the parent: its process and its three pipes. */
 const COUNTED = ['ProcessWrap', 'PipeWrap'];
 
-function resources() {
-  /** @type {Record<string, number>} */
-  const counts = Object.fromEntries(COUNTED.map((type) => [type, 0]));
-  for (const type of process.getActiveResourcesInfo()) if (type in counts) counts[type] = (counts[type] ?? 0) + 1;
-  return counts;
+/**
+ * Each counted handle type: how many there were `before`, and how many now.
+ * @param {Record<string, number>} before
+ * @returns {Record<string, [number, number]>}
+ */
+function resourcesNow(before) {
+  const now = activeResources(COUNTED);
+  return Object.fromEntries(COUNTED.map((type) => [type, [before[type] ?? 0, now[type] ?? 0]]));
 }
 
 /** @param {number} pid */
@@ -67,7 +71,7 @@ export async function runStdioSoak(options) {
   const perRound = options.callsPerRound ?? 20;
   const random = prng(options.seed ?? 12);
   const started = Date.now();
-  const before = resources();
+  const before = activeResources(COUNTED);
   const appSignal = new AbortController().signal;
   setMaxListeners(perRound + 1, appSignal);
 
@@ -132,10 +136,10 @@ export async function runStdioSoak(options) {
 
   // Children close their pipes a moment after they exit.
   const deadline = Date.now() + 3000;
-  while (Date.now() < deadline && (pids.some(alive) || COUNTED.some((t) => (resources()[t] ?? 0) > (before[t] ?? 0)))) {
+  const leftOver = () => grownResources(resourcesNow(before)).length > 0;
+  while (Date.now() < deadline && (pids.some(alive) || leftOver())) {
     await delay(20);
   }
-  const after = resources();
   return {
     rounds,
     calls,
@@ -146,7 +150,7 @@ export async function runStdioSoak(options) {
     faults,
     aliveAfter: pids.filter(alive),
     abortListenersAfter: getEventListeners(appSignal, 'abort').length,
-    resources: Object.fromEntries(COUNTED.map((type) => [type, [before[type] ?? 0, after[type] ?? 0]])),
+    resources: resourcesNow(before),
     seconds: (Date.now() - started) / 1000,
   };
 }
@@ -165,9 +169,7 @@ export function stdioProblems(report) {
   if (report.wrongResults.length > 0) found.push(`stdio: wrong results: ${report.wrongResults.slice(0, 5).join(', ')}`);
   if (report.aliveAfter.length > 0) found.push(`stdio: children still running: ${report.aliveAfter.join(', ')}`);
   if (report.abortListenersAfter > 0) found.push(`stdio: ${report.abortListenersAfter} abort listeners left`);
-  for (const [type, [before, after]] of Object.entries(report.resources)) {
-    if (after > before) found.push(`stdio: ${type}: ${before} before, ${after} after`);
-  }
+  found.push(...grownResources(report.resources, 'stdio: '));
   return found;
 }
 
@@ -175,16 +177,9 @@ export function stdioProblems(report) {
  * @param {StdioSoakReport} r
  */
 export function stdioSummary(r) {
-  const kinds = (/** @type {Record<string, number>} */ counts) =>
-    Object.entries(counts)
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([kind, n]) => `${kind} ${n}`)
-      .join(', ') || 'none';
-  const res = Object.entries(r.resources)
-    .map(([type, [before, after]]) => `${type} ${before}→${after}`)
-    .join(', ');
+  const kinds = formatCounts;
   return [
     `stdio soak: ${r.rounds} child processes, ${r.calls} calls in ${r.seconds.toFixed(1)} s: ${r.resolved} resolved, rejected: ${kinds(r.rejected)}`,
-    `rounds by fault: ${kinds(r.faults)}; children alive after: ${r.aliveAfter.length}; abort listeners after: ${r.abortListenersAfter}; resources: ${res}`,
+    `rounds by fault: ${kinds(r.faults)}; children alive after: ${r.aliveAfter.length}; abort listeners after: ${r.abortListenersAfter}; resources: ${formatResources(r.resources)}`,
   ].join('\n');
 }
