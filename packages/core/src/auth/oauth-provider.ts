@@ -81,9 +81,13 @@ export class OAuthProvider {
    * queue behind the user; other servers' requests do not.
    */
   async headers(request: AuthRequest): Promise<Record<string, string>> {
-    const binding = await this.#bindings.get(request.url);
+    let binding = await this.#bindings.get(request.url);
     const server = this.#serverFlow(request.url, binding);
-    if (server.flow) await server.flow.catch(() => {});
+    if (server.flow) {
+      await server.flow.catch(() => {});
+      // The flow may have bound this server (its first authorization): look again.
+      binding = await this.#bindings.get(request.url);
+    }
     // Read before the tokens: if they change meanwhile, onResponse sees this request carried older ones.
     let generation = server.generation;
     let tokens = binding && (await this.#tokens(binding));
@@ -178,8 +182,13 @@ export class OAuthProvider {
    * sign-out holds across reloads. Registered clients stay.
    */
   async signOut(): Promise<void> {
-    await this.#keys.delete(...(await this.#keys.list()));
-    this.#bindings.forget();
+    const known = this.#bindings
+      .forget()
+      .flatMap((binding) => [
+        storeKeys.server(endpointKey(new URL(binding.serverUrl))),
+        storeKeys.tokens(binding.issuer, binding.resource),
+      ]);
+    await this.#keys.delete(...new Set([...(await this.#keys.list()), ...known]));
     for (const server of this.#servers.values()) server.generation++;
     this.#identity++;
   }

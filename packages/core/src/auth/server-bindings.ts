@@ -54,8 +54,10 @@ export class ServerBindings {
     await this.#keys.set(storeKeys.server(key), binding);
   }
 
-  /** Forgets the bindings held in memory (sign-out deletes the stored ones through StoredKeys). */
-  forget(): void {
+  /** Forgets the bindings held in memory and returns them (sign-out deletes what they name). */
+  forget(): ServerBinding[] {
+    const known = [...this.#known.values()];
     this.#known.clear();
+    return known;
   }
 }

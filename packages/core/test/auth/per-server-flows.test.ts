@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthServers, startAuthServers } from '../../../../test-servers/auth/serve.mjs';
 import { Client, OAuthProvider, StreamableHttpTransport } from '../../src/index.js';
-import { callThrough } from './hostile-oauth-server.js';
+import { callThrough, startHostileOAuthServer } from './hostile-oauth-server.js';
 
 /** Two MCP servers, each with its own authorization server, behind one OAuthProvider. */
 const REDIRECT_URI = 'http://localhost:3000/callback';
@@ -75,5 +75,37 @@ describe('one OAuthProvider, several servers', () => {
     const client = await connect(b.info().mcp, auth);
     expect((await client.listTools()).length).toBeGreaterThan(0);
     await Promise.all([a.close(), b.close()]);
+  });
+
+  it('a request made while its server is being authorized waits, then carries the new token (one authorization)', async () => {
+    const server = await startHostileOAuthServer();
+    try {
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let discovering = false;
+      // Held during discovery: before the flow has bound the server to its authorization server.
+      server.route('/.well-known/oauth-authorization-server', async (_req, res) => {
+        discovering = true;
+        await held;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ issuer: server.origin, token_endpoint: `${server.origin}/token` }));
+      });
+      const auth = new OAuthProvider({
+        grant: { type: 'client_credentials', issuer: server.origin, client: { client_id: 'm', client_secret: 'x' } },
+      });
+      const first = callThrough(`${server.base}/mcp`, auth);
+      await expect.poll(() => discovering, { timeout: 5000 }).toBe(true);
+      const second = callThrough(`${server.base}/mcp`, auth);
+      release();
+      expect((await first).status).toBe(200);
+      expect((await second).status).toBe(200);
+      expect(server.seen.filter((request) => request.path === '/token')).toHaveLength(1);
+      // The second request went out once, with the token: it never met a 401.
+      expect(server.seen.filter((request) => request.path === '/mcp')).toHaveLength(3);
+    } finally {
+      await server.close();
+    }
   });
 });
