@@ -147,6 +147,17 @@ describe('redirects', () => {
     expect(redirected[0]?.headers['x-api-key']).toBe('raw-secret');
   });
 
+  it.each([
+    ['a data: URL', 'data:text/plain,forged'],
+    ['file:', 'file:///etc/passwd'],
+    ['no URL', 'http://['],
+  ])('does not follow a redirect to %s: the call fails with HttpError', async (_, location) => {
+    const scenario = await servers.scenario(redirectCalls(location, 'stateful', 1));
+    const { client } = await open(scenario.mcp, { transport: { standaloneStream: false } });
+    await expect(client.callTool('echo', { text: 'moved' })).rejects.toMatchObject({ name: 'HttpError', status: 307 });
+    expect((await client.callTool('echo', { text: 'next' })).text).toBe('next');
+  });
+
   it('follows a 303 with a GET that carries no body (RFC 9110 §15.4.4)', async () => {
     const scenario = await servers.scenario({
       inner: 'stateful',

@@ -37,10 +37,10 @@ export async function followRedirects(
       dropOriginBound(headers, options);
       return fetchFn(target, { ...init, redirect: 'follow' });
     }
-    const location = response.headers.get('location');
-    if (!REDIRECTS.has(response.status) || location === null || hop >= MAX_REDIRECTS) return response;
+    const next = REDIRECTS.has(response.status) && hop < MAX_REDIRECTS ? locationOf(response, target) : undefined;
+    // Not followed: the caller makes the 3xx an HttpError.
+    if (!next) return response;
     await discard(response);
-    const next = new URL(location, target);
     // 303 turns the request into a GET without a body.
     if (response.status === 303) init = { ...init, method: 'GET', body: null };
     if (next.origin !== origin) {
@@ -51,6 +51,23 @@ export async function followRedirects(
     }
     target = next;
     response = await fetchFn(target, init);
+  }
+}
+
+/**
+ * Where a redirect points, if it may be followed: only to http(s), as the
+ * Fetch standard says ("HTTP-redirect fetch"), never to a `data:` URL a server
+ * fills with whatever answer it likes, or to `file:`. Undefined without a
+ * Location that parses.
+ */
+function locationOf(response: Response, target: URL): URL | undefined {
+  const location = response.headers.get('location');
+  if (location === null) return undefined;
+  try {
+    const next = new URL(location, target);
+    return next.protocol === 'https:' || next.protocol === 'http:' ? next : undefined;
+  } catch {
+    return undefined;
   }
 }
 
