@@ -1,36 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthServers, startAuthServers } from '../../../../test-servers/auth/serve.mjs';
-import { Client, OAuthProvider, StreamableHttpTransport } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { OAuthProvider } from '../../src/index.js';
+import { approve, REDIRECT_URI, useAuthServers } from './auth-scenarios.js';
 import { callThrough, startHostileOAuthServer } from './hostile-oauth-server.js';
 
 /** Two MCP servers, each with its own authorization server, behind one OAuthProvider. */
-const REDIRECT_URI = 'http://localhost:3000/callback';
-let servers: AuthServers;
-const clients: Client[] = [];
-beforeAll(async () => {
-  servers = await startAuthServers();
-});
-afterAll(() => servers.close());
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-});
-
-/** The user approving at once: follows the authorization URL and returns where it redirects. */
-async function approve(url: URL): Promise<URL> {
-  const response = await fetch(url, { redirect: 'manual' });
-  await response.body?.cancel();
-  return new URL(response.headers.get('location') ?? '', url);
-}
-
-function connect(url: string, auth: OAuthProvider): Promise<Client> {
-  const client = new Client(new StreamableHttpTransport(url, { auth }), { requestTimeout: 10_000 });
-  clients.push(client);
-  return client.connect().then(() => client);
-}
+const bed = useAuthServers();
 
 describe('one OAuthProvider, several servers', () => {
   it('a server whose user is still away does not hold up another server', async () => {
-    const [a, b] = await Promise.all([servers.createScenario(), servers.createScenario()]);
+    const [a, b] = await Promise.all([bed.servers().createScenario(), bed.servers().createScenario()]);
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -46,10 +24,10 @@ describe('one OAuthProvider, several servers', () => {
         return approve(url);
       },
     });
-    const first = connect(a.info().mcp, auth);
+    const first = bed.connect(a.info().mcp, auth);
     await expect.poll(() => aAsked, { timeout: 5000 }).toBe(true);
 
-    const second = await connect(b.info().mcp, auth);
+    const second = await bed.connect(b.info().mcp, auth);
     expect((await second.listTools()).length).toBeGreaterThan(0);
 
     release();
@@ -58,7 +36,7 @@ describe('one OAuthProvider, several servers', () => {
   });
 
   it("one server's failed authorizations do not count against another's maxAttempts", async () => {
-    const [a, b] = await Promise.all([servers.createScenario(), servers.createScenario()]);
+    const [a, b] = await Promise.all([bed.servers().createScenario(), bed.servers().createScenario()]);
     const auth = new OAuthProvider({
       redirectUri: REDIRECT_URI,
       maxAttempts: 3,
@@ -72,7 +50,7 @@ describe('one OAuthProvider, several servers', () => {
     }
     await expect(callThrough(a.info().mcp, auth)).rejects.toMatchObject({ name: 'AuthError', code: 'step_up_limit' });
 
-    const client = await connect(b.info().mcp, auth);
+    const client = await bed.connect(b.info().mcp, auth);
     expect((await client.listTools()).length).toBeGreaterThan(0);
     await Promise.all([a.close(), b.close()]);
   });

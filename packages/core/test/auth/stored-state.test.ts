@@ -1,25 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthServers, startAuthServers } from '../../../../test-servers/auth/serve.mjs';
-import {
-  AuthError,
-  Client,
-  type OAuthOptions,
-  OAuthProvider,
-  type OAuthStore,
-  StreamableHttpTransport,
-} from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { AuthError, type OAuthOptions, OAuthProvider, type OAuthStore } from '../../src/index.js';
+import { approve, REDIRECT_URI, useAuthServers } from './auth-scenarios.js';
 
 /** What an OAuthProvider leaves in its store: nothing secret while the user is away, nothing after sign-out. */
-const REDIRECT_URI = 'http://localhost:3000/callback';
-let servers: AuthServers;
-const clients: Client[] = [];
-beforeAll(async () => {
-  servers = await startAuthServers();
-});
-afterAll(() => servers.close());
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-});
+const bed = useAuthServers();
 
 /** A store the test can look into, as localStorage would let it. */
 class InspectableStore implements OAuthStore {
@@ -38,19 +22,21 @@ class InspectableStore implements OAuthStore {
   }
 }
 
-async function approve(url: URL): Promise<URL> {
-  const response = await fetch(url, { redirect: 'manual' });
-  await response.body?.cancel();
-  return new URL(response.headers.get('location') ?? '', url);
+async function listTools(url: string, options: OAuthOptions): Promise<number> {
+  const client = await bed.connect(url, new OAuthProvider(options));
+  return (await client.listTools()).length;
 }
 
-async function listTools(url: string, options: OAuthOptions): Promise<number> {
-  const client = new Client(new StreamableHttpTransport(url, { auth: new OAuthProvider(options) }), {
-    requestTimeout: 10_000,
+const CONFIDENTIAL = { client_id: 'confidential', client_secret: 'pending-s3cret' };
+
+/** A scenario whose AS knows only a pre-registered confidential client, and the options that use it. */
+async function confidentialScenario(store: OAuthStore) {
+  const scenario = await bed.servers().createScenario({
+    dcr: false,
+    clients: [{ ...CONFIDENTIAL, token_endpoint_auth_method: 'client_secret_basic', redirect_uris: [REDIRECT_URI] }],
   });
-  clients.push(client);
-  await client.connect();
-  return (await client.listTools()).length;
+  const options = { store, redirectUri: REDIRECT_URI, clients: { [scenario.info().issuer]: CONFIDENTIAL } };
+  return { scenario, options };
 }
 
 /** A full-page flow: the page leaves for the authorization server; the callback URL it would come back to. */
@@ -69,7 +55,7 @@ async function leaveForTheServer(url: string, options: OAuthOptions): Promise<UR
 
 describe('OAuth store hygiene', () => {
   it('signOut removes tokens that an earlier provider (a page before a reload) stored', async () => {
-    const scenario = await servers.createScenario();
+    const scenario = await bed.servers().createScenario();
     const store = new InspectableStore();
     let asked = 0;
     const options: OAuthOptions = {
@@ -95,17 +81,12 @@ describe('OAuth store hygiene', () => {
   });
 
   it('keeps no client secret in the pending record, and deletes the record once used', async () => {
-    const client = { client_id: 'confidential', client_secret: 'pending-s3cret' };
-    const scenario = await servers.createScenario({
-      dcr: false,
-      clients: [{ ...client, token_endpoint_auth_method: 'client_secret_basic', redirect_uris: [REDIRECT_URI] }],
-    });
     const store = new InspectableStore();
+    const confidential = await confidentialScenario(store);
+    const scenario = confidential.scenario;
     const pendingSeen: string[] = [];
     const options: OAuthOptions = {
-      store,
-      redirectUri: REDIRECT_URI,
-      clients: { [scenario.info().issuer]: client },
+      ...confidential.options,
       authorize: (url) => {
         for (const key of store.keys('pending:')) pendingSeen.push(JSON.stringify(store.entries.get(key)));
         return approve(url);
@@ -120,13 +101,8 @@ describe('OAuth store hygiene', () => {
   });
 
   it('finishes a confidential client’s full-page flow after a reload, the secret coming from the options', async () => {
-    const client = { client_id: 'confidential', client_secret: 'pending-s3cret' };
-    const scenario = await servers.createScenario({
-      dcr: false,
-      clients: [{ ...client, token_endpoint_auth_method: 'client_secret_basic', redirect_uris: [REDIRECT_URI] }],
-    });
     const store = new InspectableStore();
-    const options = { store, redirectUri: REDIRECT_URI, clients: { [scenario.info().issuer]: client } };
+    const { scenario, options } = await confidentialScenario(store);
     const callback = await leaveForTheServer(scenario.info().mcp, options);
     expect(store.keys('pending:')).toHaveLength(1);
     expect(JSON.stringify(store.keys('pending:').map((key) => store.entries.get(key)))).not.toContain('pending-s3cret');
@@ -138,7 +114,7 @@ describe('OAuth store hygiene', () => {
   });
 
   it('refuses a callback after limits.pendingTtl (invalid_state), deleting the record', async () => {
-    const scenario = await servers.createScenario();
+    const scenario = await bed.servers().createScenario();
     const store = new InspectableStore();
     const options = { store, redirectUri: REDIRECT_URI, limits: { pendingTtl: 100 } };
     const callback = await leaveForTheServer(scenario.info().mcp, options);
@@ -153,7 +129,7 @@ describe('OAuth store hygiene', () => {
   });
 
   it('sweeps expired pending records when a new authorization starts, and signOut deletes the rest', async () => {
-    const scenario = await servers.createScenario();
+    const scenario = await bed.servers().createScenario();
     const store = new InspectableStore();
     const options = { store, redirectUri: REDIRECT_URI, limits: { pendingTtl: 100 } };
     await leaveForTheServer(scenario.info().mcp, options);
