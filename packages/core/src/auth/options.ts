@@ -70,7 +70,9 @@ export interface OAuthLimits {
   readonly timeout?: number;
   /**
    * Extra attempts for a metadata GET that failed on the network or with HTTP 408,
-   * 409, 425, 429 or 5xx (default 1). POSTs (registration, token) are never retried.
+   * 409, 425, 429, 500, 502, 503 or 504 (default 1), 200 ms apart. A timeout, a
+   * redirect or a body too large ends it at once; POSTs (registration, token) are
+   * never retried.
    */
   readonly retries?: number;
   /**
