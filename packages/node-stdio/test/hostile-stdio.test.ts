@@ -129,7 +129,7 @@ describe.each(['legacy', 'modern'] as const)('hostile stdio server (%s era)', (e
     await expectHealthy(client);
   });
 
-  it(`${FLOOD_NOTIFICATIONS.toLocaleString('en')} notifications at 10,000/s: each handled or reported dropped, other calls answered in < 1 s`, async () => {
+  it(`${FLOOD_NOTIFICATIONS.toLocaleString('en')} notifications at 10,000/s are each handled or reported dropped; other calls answered in < 1 s`, async () => {
     let handled = 0;
     const { client, errors } = await spawnHostile('notification-flood', era, {
       limits: { maxConcurrentHandlers: 4 },

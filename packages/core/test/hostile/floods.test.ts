@@ -9,7 +9,7 @@ const server = useHostileServer();
 const open = useHostileClients(server);
 
 describe.each(['legacy', 'modern'] as const)('floods (%s era)', (era) => {
-  it(`${FLOOD_NOTIFICATIONS.toLocaleString('en')} notifications at 10,000/s: every one handled or reported dropped, other calls answered in < 1 s, memory bounded`, async () => {
+  it(`${FLOOD_NOTIFICATIONS.toLocaleString('en')} notifications at 10,000/s are each handled or reported dropped; other calls answered in < 1 s, memory bounded`, async () => {
     let handled = 0;
     const { client, errors } = await open('notification-flood', {
       era,

@@ -1,0 +1,234 @@
+#!/usr/bin/env node
+/**
+ * The README's hostile-server tables, generated: what the hostile suite tried
+ * and whether the client survived (from vitest's JSON report of the suite's
+ * own run), and every numeric limit with its default (read from the doc
+ * comments of the option interfaces, so the table cannot drift from the code).
+ *
+ *   node scripts/hostile-table.mjs                 run the suite, print the tables
+ *   node scripts/hostile-table.mjs --report r.json use an existing vitest JSON report
+ *   node scripts/hostile-table.mjs --out docs/hostile.md
+ *   node scripts/hostile-table.mjs --write         replace the README.md section between
+ *                                                  <!-- hostile-table:start --> and <!-- hostile-table:end -->
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const SUITE = ['packages/core/test/hostile', 'packages/node-stdio/test/hostile-stdio.test.ts'];
+
+/** The option interfaces whose numeric members are limits, by file. */
+const LIMIT_SOURCES = [
+  'packages/core/src/client/options.ts',
+  'packages/core/src/transport/http/options.ts',
+  'packages/core/src/auth/options.ts',
+  'packages/node-stdio/src/stdio-transport.ts',
+];
+
+/** The order families appear in (others follow, in the order the report has them). */
+const FAMILY_ORDER = [
+  'bombs',
+  'frames',
+  'json shapes',
+  'schemas',
+  'floods',
+  'stalls',
+  'retry storms',
+  'redirects',
+  'urls',
+  'input requests',
+  'stdio frames',
+];
+
+const START = '<!-- hostile-table:start -->';
+const END = '<!-- hostile-table:end -->';
+
+function parseArgs(argv) {
+  const options = { report: undefined, out: undefined, write: false };
+  for (let index = 0; index < argv.length; index++) {
+    const flag = argv[index];
+    if (flag === '--write') options.write = true;
+    else if (flag === '--report' || flag === '--out') {
+      const value = argv[++index];
+      if (value === undefined) usage(`${flag} needs a file`);
+      options[flag.slice(2)] = value;
+    } else usage(`unknown argument ${flag}`);
+  }
+  return options;
+}
+
+function usage(problem) {
+  process.stderr.write(
+    `hostile-table: ${problem}\nusage: node scripts/hostile-table.mjs [--report FILE] [--out FILE] [--write]\n`,
+  );
+  process.exit(2);
+}
+
+/** Runs the suite with vitest's JSON reporter and returns the report (even when tests failed). */
+function runSuite() {
+  const dir = mkdtempSync(join(tmpdir(), 'hostile-table-'));
+  const file = join(dir, 'report.json');
+  try {
+    const vitest = join(root, 'node_modules', '.bin', 'vitest');
+    const run = spawnSync(vitest, ['run', '--reporter=json', `--outputFile=${file}`, ...SUITE], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    if (run.error) throw run.error;
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `bombs (legacy era)` → family `bombs`, where `HTTP, legacy`; the stdio file gets its own family. */
+function placeOf(file, ancestors) {
+  const stdio = file.includes('node-stdio');
+  const top = ancestors[0] ?? '';
+  const era = /\((legacy|modern) era\)/.exec(top)?.[1] ?? (/2026-07-28/.test(top) ? 'modern' : undefined);
+  const family = stdio ? 'stdio frames' : top.replace(/\s*\(.*\)\s*$/, '');
+  const transport = stdio ? 'stdio' : 'HTTP';
+  const where = era === undefined ? transport : `${transport} ${era === 'modern' ? '2026-07-28' : 'legacy'}`;
+  return { family, where };
+}
+
+/**
+ * Splits a test name into the fault and what the client did, at its first
+ * main verb (`fails`, `is`, `are`…, not one in a `that …` clause). Test names
+ * are written that way: "a gzip bomb under a 1 MiB limit | fails with …".
+ */
+function splitTitle(title) {
+  const named = /^[a-z]+(?:-[a-z]+)+: /.exec(title);
+  const rest = named ? title.slice(named[0].length) : title;
+  const verb = /(?<!\bthat|\bwhich) (fails?|is|are|settles|pollute|does not|carries|stops|reaches) /.exec(rest);
+  if (!verb) return { fault: rest, did: '' };
+  return { fault: rest.slice(0, verb.index).replace(/[,;:]$/, ''), did: rest.slice(verb.index + 1) };
+}
+
+function cell(text) {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|');
+}
+
+/** One row per (family, test name), with the transports and eras it ran on. */
+function faultRows(report) {
+  const rows = new Map();
+  for (const file of report.testResults ?? []) {
+    for (const test of file.assertionResults ?? []) {
+      const { family, where } = placeOf(file.name, test.ancestorTitles ?? []);
+      const key = `${family}\u0000${test.title}`;
+      const row = rows.get(key) ?? { family, ...splitTitle(test.title), where: [], passed: 0, failed: 0 };
+      if (!row.where.includes(where)) row.where.push(where);
+      if (test.status === 'passed') row.passed++;
+      else if (test.status === 'failed') row.failed++;
+      rows.set(key, row);
+    }
+  }
+  const rank = (family) => (FAMILY_ORDER.includes(family) ? FAMILY_ORDER.indexOf(family) : FAMILY_ORDER.length);
+  return [...rows.values()].sort((a, b) => rank(a.family) - rank(b.family));
+}
+
+function faultTable(rows) {
+  const runs = rows.reduce((sum, row) => sum + row.passed + row.failed, 0);
+  const survived = rows.reduce((sum, row) => sum + row.passed, 0);
+  const lines = [
+    `The hostile-server suite (\`test-servers/hostile/\`, ${SUITE.map((path) => `\`${path}\``).join(', ')}): ` +
+      `${rows.length} bad inputs, ${runs} runs across transports and eras, ${survived} survived.`,
+    '',
+    '| family | fault | what the client did | where | passed |',
+    '| --- | --- | --- | --- | --- |',
+  ];
+  for (const row of rows) {
+    const passed = row.failed === 0 ? (row.passed > 0 ? 'yes' : 'skipped') : `**no** (${row.failed} failed)`;
+    lines.push(`| ${cell(row.family)} | ${cell(row.fault)} | ${cell(row.did)} | ${row.where.join(', ')} | ${passed} |`);
+  }
+  return lines.join('\n');
+}
+
+/** Interfaces of a TypeScript file: each member's name, type and doc comment text. */
+function interfacesOf(source) {
+  const interfaces = [];
+  for (const match of source.matchAll(/export interface (\w+)[^{]*\{([\s\S]*?)\n\}/g)) {
+    const members = [];
+    for (const member of match[2].matchAll(/(?:\/\*\*([\s\S]*?)\*\/\s*)?readonly (\w+)\??: ([^;]+);/g)) {
+      const doc = (member[1] ?? '')
+        .split('\n')
+        .map((line) => line.replace(/^\s*\*\s?/, '').trim())
+        .join(' ')
+        .trim();
+      members.push({ name: member[2], type: member[3].trim(), doc });
+    }
+    interfaces.push({ name: match[1], members });
+  }
+  return interfaces;
+}
+
+/**
+ * The default a doc comment states ("(default 1000)", "Default 64 MiB.", "0 (the
+ * default)") and the comment without that phrase.
+ */
+function defaultOf(doc) {
+  const patterns = [/\s*\(default ([^)]+)\)/i, /\s*\bDefault:? ([^.;]+)[.;]/, /(\S+) \(the default\)/];
+  for (const pattern of patterns) {
+    const match = pattern.exec(doc);
+    if (!match) continue;
+    // "0 (the default) never retries" reads well as it is; the other phrases are cut out.
+    const why = pattern === patterns[2] ? doc : doc.replace(pattern, '');
+    return { fallback: match[1].trim(), why };
+  }
+  return undefined;
+}
+
+/** Every numeric option with a documented default, named by its path from the top-level options. */
+function limitRows() {
+  const interfaces = LIMIT_SOURCES.flatMap((path) =>
+    interfacesOf(readFileSync(join(root, path), 'utf8')).map((declared) => ({ ...declared, path })),
+  );
+  /** `limits.` for ClientLimits (a member of ClientOptions), and so on up. */
+  const pathTo = (name, seen = new Set()) => {
+    for (const owner of interfaces) {
+      if (seen.has(owner.name)) continue;
+      const member = owner.members.find((candidate) => new RegExp(`\\b${name}\\b`).test(candidate.type));
+      if (member) return `${pathTo(owner.name, new Set([...seen, name]))}${member.name}.`;
+    }
+    return `${name}.`;
+  };
+  const rows = [];
+  for (const declared of interfaces) {
+    for (const member of declared.members) {
+      const stated = member.type === 'number' ? defaultOf(member.doc) : undefined;
+      if (stated) rows.push({ option: `${pathTo(declared.name)}${member.name}`, ...stated });
+    }
+  }
+  return rows;
+}
+
+function limitTable(rows) {
+  const lines = [
+    'Limits and their defaults (from the option doc comments):',
+    '',
+    '| option | default | what it bounds |',
+    '| --- | --- | --- |',
+  ];
+  for (const row of rows) lines.push(`| \`${row.option}\` | ${cell(row.fallback)} | ${cell(row.why)} |`);
+  return lines.join('\n');
+}
+
+const options = parseArgs(process.argv.slice(2));
+const report = options.report ? JSON.parse(readFileSync(options.report, 'utf8')) : runSuite();
+const rows = faultRows(report);
+const markdown = `${faultTable(rows)}\n\n${limitTable(limitRows())}\n`;
+// A table that shows a fault not survived is still written, but the run says so.
+if (rows.some((row) => row.failed > 0)) process.exitCode = 1;
+if (options.out) writeFileSync(options.out, markdown);
+if (options.write) {
+  const readmePath = join(root, 'README.md');
+  const readme = readFileSync(readmePath, 'utf8');
+  const start = readme.indexOf(START);
+  const end = readme.indexOf(END);
+  if (start < 0 || end < start) usage(`README.md has no ${START} … ${END} section`);
+  writeFileSync(readmePath, `${readme.slice(0, start + START.length)}\n${markdown}${readme.slice(end)}`);
+}
+if (!options.out && !options.write) process.stdout.write(markdown);
