@@ -51,6 +51,14 @@ export async function perform(action, context) {
       const response = await forward();
       return rewrap(response, holdOpen(sseBodyOf(response), action.commentEveryMs, signal), 'text/event-stream');
     }
+    case 'refuse-and-stall': {
+      // The start of a JSON body, then nothing until the client leaves.
+      const body = textStream(async (write, cancelled) => {
+        write('{"jsonrpc":"2.0","error":');
+        await wait(undefined, AbortSignal.any([signal, cancelled]));
+      });
+      return new Response(body, { status: action.status, headers: { 'content-type': 'application/json' } });
+    }
     case 'redirect':
       return new Response(null, {
         status: action.status,

@@ -74,7 +74,9 @@ export function createFaultScenario(id, script, { otherOrigin, held }) {
         forward,
         expire: endpoint.expire,
         redirectTarget: `${otherOrigin() ?? url.origin}/faults/${id}/target${url.search}`,
-        signal: rule.action.type === 'stall' || rule.action.type === 'hold-open' ? hold(request, held) : request.signal,
+        signal: ['stall', 'hold-open', 'refuse-and-stall'].includes(rule.action.type)
+          ? hold(request, held)
+          : request.signal,
       });
     },
     /**

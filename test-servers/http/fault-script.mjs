@@ -48,6 +48,10 @@ const ActionSchema = v.variant('type', [
   }),
   v.strictObject({ type: v.literal('hold-open'), commentEveryMs: v.optional(Count, 1000) }),
   v.strictObject({
+    type: v.literal('refuse-and-stall'),
+    status: v.optional(v.pipe(v.number(), v.integer(), v.minValue(400), v.maxValue(599)), 500),
+  }),
+  v.strictObject({
     type: v.literal('redirect'),
     status: v.optional(v.picklist([301, 302, 303, 307, 308]), 307),
     location: v.optional(v.string()),

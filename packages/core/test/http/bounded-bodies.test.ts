@@ -89,4 +89,22 @@ describe('error bodies', () => {
     expect(performance.now() - started).toBeLessThan(2000);
     expect((await client.callTool('echo', { text: 'next' })).text).toBe('next');
   });
+
+  it('gives a refusal whose body stalls its HttpError after a bounded wait, not at the call timeout', async () => {
+    const scenario = await servers.scenario({
+      inner: 'stateless',
+      rules: [{ match: { method: 'tools/call', times: 1 }, action: { type: 'refuse-and-stall', status: 500 } }],
+    });
+    const { client } = await open(scenario.mcp, {
+      transport: { standaloneStream: false },
+      client: { requestTimeout: 20_000 },
+    });
+    const started = performance.now();
+    const error = await client.callTool('echo', { text: 'refused' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).status).toBe(500);
+    expect((error as HttpError).bodyExcerpt).toBe('{"jsonrpc":"2.0","error":');
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect((await client.callTool('echo', { text: 'next' })).text).toBe('next');
+  });
 });

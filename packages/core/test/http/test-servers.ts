@@ -53,6 +53,7 @@ export type FaultAction =
   | { readonly type: 'gzip'; readonly bytes: number; readonly as?: 'json' | 'sse' | 'json-error' }
   | { readonly type: 'stall'; readonly ms?: number; readonly phase?: 'before-headers' | 'after-headers' }
   | { readonly type: 'hold-open'; readonly commentEveryMs?: number }
+  | { readonly type: 'refuse-and-stall'; readonly status?: number }
   | { readonly type: 'redirect'; readonly status?: 301 | 302 | 303 | 307 | 308; readonly location?: string };
 
 export interface FaultRule {

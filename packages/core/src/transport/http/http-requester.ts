@@ -102,9 +102,9 @@ export class HttpRequester {
     }
   }
 
-  /** An HttpError for a response that is not a success, with a bounded excerpt of its body. */
-  async failure(response: Response, url = this.url): Promise<HttpError> {
-    return httpError(response, url);
+  /** An HttpError for a response that is not a success, with a bounded excerpt of its body (`text`, if already read). */
+  async failure(response: Response, url = this.url, text?: string): Promise<HttpError> {
+    return httpError(response, url, text);
   }
 
   async #authorize(headers: Headers, signal: AbortSignal): Promise<void> {

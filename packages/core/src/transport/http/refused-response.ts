@@ -1,6 +1,6 @@
 import { HttpError } from '../../errors/http-error.js';
 import type { RequestId } from '../../protocol/jsonrpc.js';
-import { contentType, readBodyText } from './read-body.js';
+import { contentType } from './read-body.js';
 import { answers } from './sse-messages.js';
 
 /*
@@ -10,33 +10,45 @@ import { answers } from './sse-messages.js';
  * it refuses the era probe, and legacy servers are most servers.
  */
 
-/** An HttpError for a response that is not a success, with a bounded excerpt of its body. */
-export async function httpError(response: Response, url: URL): Promise<HttpError> {
-  return new HttpError(response.status, url.href, await bodyExcerpt(response));
+/** How long a refused response's body is waited for, in ms: a body that stalls must not hold up its error. */
+const REFUSAL_BODY_WAIT = 2000;
+/** Characters of a refused body kept for an error message (HttpError cuts further, marking the cut). */
+const EXCERPT_CHARS = 4096;
+/** Characters of a refused JSON body read for the JSON-RPC error it may hold: one fits, a page need not. */
+const REFUSAL_CHARS = 64 * 1024;
+
+/** An HttpError for a response that is not a success, with a bounded excerpt of its body (`text`, if already read). */
+export async function httpError(response: Response, url: URL, text?: string): Promise<HttpError> {
+  return new HttpError(response.status, url.href, text ?? (await bodyStart(response, EXCERPT_CHARS)));
 }
 
 /**
- * The JSON-RPC error answering `requestId` in a failed response's body, if that
- * is what it holds (2026-07-28 refuses with -32022/-32021/-32020 and 400, or
- * 404 + -32601). The body stays readable for `httpError`.
+ * What a failed response's body holds: the JSON-RPC error answering
+ * `requestId`, if it is one (2026-07-28 refuses with -32022/-32021/-32020 and
+ * 400, or 404 + -32601), and the start of the body, for an HttpError if not.
  */
-export async function jsonRpcError(response: Response, requestId: RequestId): Promise<object | undefined> {
-  if (!contentType(response).startsWith('application/json')) return undefined;
+export async function refusal(response: Response, requestId: RequestId): Promise<{ answer?: object; text: string }> {
+  if (!contentType(response).startsWith('application/json')) return { text: await bodyStart(response, EXCERPT_CHARS) };
+  const text = await bodyStart(response, REFUSAL_CHARS);
   try {
-    const body: unknown = JSON.parse(await readBodyText(response.clone(), 64 * 1024));
-    return answers(body, requestId) && 'error' in body ? body : undefined;
+    const body: unknown = JSON.parse(text);
+    if (answers(body, requestId) && 'error' in body) return { answer: body, text };
   } catch {
-    return undefined;
+    // Not JSON, or cut at REFUSAL_CHARS: no answer.
   }
+  return { text };
 }
 
 /**
- * The start of a body, for error messages: reads only until it has `max`
- * characters (HttpError cuts further, marking the cut); never throws.
+ * The start of a body: reads only until it has `max` characters, or for
+ * REFUSAL_BODY_WAIT ms at most (whatever arrived by then); never throws.
  */
-async function bodyExcerpt(response: Response, max = 4096): Promise<string> {
+async function bodyStart(response: Response, max: number): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
+  // Cancelling ends a pending read with what came so far.
+  const stop = () => void reader.cancel().catch(() => {});
+  const timer = setTimeout(stop, REFUSAL_BODY_WAIT);
   const decoder = new TextDecoder();
   let text = '';
   try {
@@ -45,10 +57,11 @@ async function bodyExcerpt(response: Response, max = 4096): Promise<string> {
       if (done) break;
       text += decoder.decode(value, { stream: true });
     }
-    await reader.cancel().catch(() => {});
+    stop();
   } catch {
     // A body that breaks mid-way still gives what arrived.
   } finally {
+    clearTimeout(timer);
     reader.releaseLock();
   }
   return text.slice(0, max);

@@ -11,7 +11,7 @@ import type { LegacySseSession } from './legacy-sse-session.js';
 import { linkedSignal } from './linked-signal.js';
 import { DEFAULT_CLOSE_TIMEOUT, DEFAULT_MAX_MESSAGE_BYTES, type StreamableHttpTransportOptions } from './options.js';
 import { contentType, discard, readBodyText } from './read-body.js';
-import { jsonRpcError } from './refused-response.js';
+import { refusal } from './refused-response.js';
 import { answers, errorEvent, newCursor, SseMessages } from './sse-messages.js';
 
 /** What a send carries once it has the signal that ends it. */
@@ -204,9 +204,9 @@ export class StreamableHttpTransport implements Transport {
     if (!response.ok) {
       // A server may refuse with a JSON-RPC error in the body (2026-07-28 sends
       // -32022/-32021/-32020 with 400; 404 + -32601): that error is the answer.
-      const answer = requestId === undefined ? undefined : await jsonRpcError(response, requestId);
-      if (!answer) throw await this.#http.failure(response);
-      return this.#deliver(answer);
+      const refused = requestId === undefined ? undefined : await refusal(response, requestId);
+      if (!refused?.answer) throw await this.#http.failure(response, this.#http.url, refused?.text);
+      return this.#deliver(refused.answer);
     }
 
     const session = response.headers.get(SESSION_HEADER);
