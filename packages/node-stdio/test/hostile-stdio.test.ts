@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, type ClientOptions, McpError, ProtocolError, TransportError } from '@mcp/core';
 import { StdioTransport } from '@mcp/node-stdio';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expectHealthy, MiB, peakGrowthDuring, rejection, until } from '../../core/test/hostile/checks.js';
 
 // The hostile-server suite over stdio: frame-level misbehaviour of a real
 // child process (test-servers/hostile/stdio.mjs --misbehave <name>). Each
@@ -10,7 +11,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 // framing itself is lost (a line past the limit), which ends the connection.
 
 const script = fileURLToPath(new URL('../../../test-servers/hostile/stdio.mjs', import.meta.url));
-const MiB = 1024 * 1024;
 const FLOOD_NOTIFICATIONS = 10_000;
 const CHURN_RESPONSES = 1000;
 
@@ -21,6 +21,8 @@ interface HostileStdio {
 }
 
 const open: Client[] = [];
+/** Every server process started, so the suite can tell none outlives its client. */
+const pids: number[] = [];
 const rejections: unknown[] = [];
 const onRejection = (reason: unknown) => rejections.push(reason);
 beforeEach(() => {
@@ -29,6 +31,7 @@ beforeEach(() => {
 });
 afterEach(async () => {
   await Promise.all(open.splice(0).map((client) => client.close()));
+  for (const pid of pids.splice(0)) await until(() => !alive(pid), 3000, `server process ${pid} is gone after close()`);
   process.off('unhandledRejection', onRejection);
   expect(rejections, 'unhandled rejections').toEqual([]);
 });
@@ -49,22 +52,10 @@ async function spawnHostile(
   const client = new Client(transport, { requestTimeout: 10_000, onError: (error) => errors.push(error), ...options });
   open.push(client);
   await client.connect();
+  if (transport.pid !== undefined) pids.push(transport.pid);
   expect(client.era).toBe(era);
   await expectHealthy(client);
   return { client, transport, errors };
-}
-
-async function expectHealthy(client: Client): Promise<void> {
-  expect((await client.callTool('echo', { text: 'still here' })).text).toBe('still here');
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    const value = await promise;
-    expect.fail(`expected a rejection, got ${JSON.stringify(value)?.slice(0, 200)}`);
-  } catch (error) {
-    return error;
-  }
 }
 
 /** Whether a process is still alive (signal 0 only checks). */
@@ -77,28 +68,21 @@ function alive(pid: number): boolean {
   }
 }
 
-async function until(condition: () => boolean, ms: number, what: string): Promise<void> {
-  const deadline = performance.now() + ms;
-  while (!condition()) {
-    if (performance.now() > deadline) expect.fail(`not within ${ms} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 describe.each(['legacy', 'modern'] as const)('hostile stdio server (%s era)', (era) => {
   it.each([
     ['oversized-line', 'a 4 MiB line'],
     ['endless-line', 'a line that never ends'],
   ])(
-    '%s: %s under a 1 MiB limit fails with TransportError in < 2 s and the server process is stopped',
+    '%s: %s under a 1 MiB limit fails with TransportError in < 2 s, memory bounded, and the server process is stopped',
     async (fault) => {
       const { client, transport } = await spawnHostile(fault, era);
       const pid = transport.pid as number;
       const start = performance.now();
-      const error = await rejection(client.callTool('hostile'));
+      const { value: error, peak } = await peakGrowthDuring(() => rejection(client.callTool('hostile')));
       expect(error).toBeInstanceOf(TransportError);
       expect((error as Error).message).toMatch(/longer than 1048576 bytes/);
       expect(performance.now() - start).toBeLessThan(2000);
+      expect(peak).toBeLessThan(32 * MiB);
       await until(() => !alive(pid), 3000, 'the server process is stopped');
       // Framing is lost, so the connection is over: later calls fail at once, typed, instead of hanging.
       expect(await rejection(client.callTool('echo', { text: 'x' }))).toBeInstanceOf(McpError);

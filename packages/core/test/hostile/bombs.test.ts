@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ENDLESS_CAP_BYTES, GZIP_BOMB_DECODED_BYTES } from '../../../../test-servers/hostile/serve.mjs';
 import { HttpError } from '../../src/index.js';
-import {
-  expectHealthy,
-  expectSizeLimitError,
-  MiB,
-  peakGrowthDuring,
-  rejection,
-  timed,
-  useHostileClients,
-  useHostileServer,
-} from './hostile-harness.js';
+import { expectHealthy, MiB, peakGrowthDuring, rejection, timed } from './checks.js';
+import { expectSizeLimitError, useHostileClients, useHostileServer } from './hostile-harness.js';
 
 // Bombs: bodies small on the wire that decode huge, and bodies that never end.
 // Every client here has maxMessageBytes = 1 MiB; a bomb is 64 MiB decoded.

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FLOOD_NOTIFICATIONS } from '../../../../test-servers/hostile/serve.mjs';
 import { McpError } from '../../src/index.js';
-import { expectHealthy, MiB, peakGrowthDuring, timed, useHostileClients, useHostileServer } from './hostile-harness.js';
+import { expectHealthy, MiB, peakGrowthDuring, timed } from './checks.js';
+import { useHostileClients, useHostileServer } from './hostile-harness.js';
 
 // Floods: 10,000 notifications a second on one call's stream.
 

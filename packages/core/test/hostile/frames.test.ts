@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CHURN_RESPONSES } from '../../../../test-servers/hostile/serve.mjs';
 import { ProtocolError } from '../../src/index.js';
-import { expectHealthy, rejection, useHostileClients, useHostileServer } from './hostile-harness.js';
+import { expectHealthy, rejection } from './checks.js';
+import { useHostileClients, useHostileServer } from './hostile-harness.js';
 
 // Frames: answers cut off, mislabelled, or addressed to requests nobody sent.
 

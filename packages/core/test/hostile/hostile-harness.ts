@@ -1,7 +1,7 @@
 /**
- * Shared pieces of the hostile-server suite: the server (test-servers/hostile),
- * clients that are closed after each test with unhandled rejections failing the
- * test, a healthy-call check, and a sampler of heap growth while a fault runs.
+ * The HTTP side of the hostile-server suite: the server (test-servers/hostile)
+ * for a file, clients on fresh endpoints that are closed after each test with
+ * unhandled rejections failing the test, and the size-limit error check.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import {
@@ -17,8 +17,7 @@ import {
   StreamableHttpTransport,
   type StreamableHttpTransportOptions,
 } from '../../src/index.js';
-
-export const MiB = 1024 * 1024;
+import { expectHealthy, MiB } from './checks.js';
 
 /** Starts the hostile server for the file and stops it after. */
 export function useHostileServer(): () => HostileServer {
@@ -91,57 +90,6 @@ export function useHostileClients(
   };
 }
 
-/** The healthy tool answers on this client: what every case checks before and after the fault. */
-export async function expectHealthy(client: Client): Promise<void> {
-  const result = await client.callTool('echo', { text: 'still here' });
-  expect(result.text).toBe('still here');
-}
-
-/** Runs `work` and how long it took, in ms. */
-export async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const start = performance.now();
-  const value = await work();
-  return { value, ms: performance.now() - start };
-}
-
-/** The error `promise` rejects with (fails the test if it resolves). */
-export async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    const value = await promise;
-    expect.fail(`expected a rejection, got ${JSON.stringify(value)?.slice(0, 200)}`);
-  } catch (error) {
-    return error;
-  }
-}
-
-function heapInUse(): number {
-  const usage = process.memoryUsage();
-  return usage.heapUsed + usage.arrayBuffers;
-}
-
-/**
- * Runs `work` while sampling the heap (and array buffers) every millisecond,
- * after a GC when `--expose-gc` gave us one: the largest growth seen. A bomb
- * that is buffered whole shows up as its decoded size.
- */
-export async function peakGrowthDuring<T>(work: () => Promise<T>): Promise<{ value: T; peak: number }> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  gc?.();
-  const base = heapInUse();
-  let peak = 0;
-  const sample = () => {
-    peak = Math.max(peak, heapInUse() - base);
-  };
-  const timer = setInterval(sample, 1);
-  try {
-    const value = await work();
-    sample();
-    return { value, peak };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
 /**
  * The error a call gets when a body passes `maxMessageBytes`: a ProtocolError
  * naming the limit, or, on an SSE stream that cannot go on, the
@@ -152,13 +100,4 @@ export function expectSizeLimitError(error: unknown): void {
   const limitError = error instanceof ProtocolError ? error : (error as Error).cause;
   expect(limitError).toBeInstanceOf(ProtocolError);
   expect((limitError as Error).message).toMatch(/maxMessageBytes/);
-}
-
-/** Waits until `condition` holds (polling every 10 ms), failing after `ms`. */
-export async function until(condition: () => boolean, ms: number, what: string): Promise<void> {
-  const deadline = performance.now() + ms;
-  while (!condition()) {
-    if (performance.now() > deadline) expect.fail(`not within ${ms} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }

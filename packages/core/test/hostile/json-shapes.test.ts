@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEEP_SCHEMA_LEVELS } from '../../../../test-servers/hostile/serve.mjs';
 import { McpError, ProtocolError } from '../../src/index.js';
-import { expectHealthy, MiB, rejection, timed, useHostileClients, useHostileServer } from './hostile-harness.js';
+import { expectHealthy, MiB, rejection, timed } from './checks.js';
+import { useHostileClients, useHostileServer } from './hostile-harness.js';
 
 // JSON shapes: values and schemas deep or wide enough to hurt a recursive
 // walk, keys that name Object.prototype, and pagination that never ends.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError, McpError } from '../../src/index.js';
-import { expectHealthy, rejection, timed, useHostileClients, useHostileServer } from './hostile-harness.js';
+import { expectHealthy, rejection, timed } from './checks.js';
+import { useHostileClients, useHostileServer } from './hostile-harness.js';
 
 // Redirects: the call is answered with 307 to another origin, or to itself
 // forever. Nothing that identifies or authorizes the client may reach

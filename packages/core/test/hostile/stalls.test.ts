@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expectHealthy, rejection, timed, until, useHostileClients, useHostileServer } from './hostile-harness.js';
+import { expectHealthy, rejection, timed, until } from './checks.js';
+import { useHostileClients, useHostileServer } from './hostile-harness.js';
 
 // Stalls: the server stops talking at the worst moment and keeps the
 // connection open. The call's timeout ends it, the connection is let go

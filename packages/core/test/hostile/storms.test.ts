@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TransportError } from '../../src/index.js';
-import { expectHealthy, rejection, timed, useHostileClients, useHostileServer } from './hostile-harness.js';
+import { expectHealthy, rejection, timed } from './checks.js';
+import { useHostileClients, useHostileServer } from './hostile-harness.js';
 
 // Retry storms: streams that say `retry: 0` and end at once, every time. A
 // client that trusted them would reconnect as fast as the network allows

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { INPUT_FLOOD_REQUESTS } from '../../../../test-servers/hostile/serve.mjs';
 import { type ElicitationHandler, McpError } from '../../src/index.js';
-import { expectHealthy, rejection, timed, useHostileClients, useHostileServer } from './hostile-harness.js';
+import { expectHealthy, rejection, timed } from './checks.js';
+import { useHostileClients, useHostileServer } from './hostile-harness.js';
 
 // Server-chosen URLs and input requests: a URL-mode elicitation reaches the
 // app only for https: (and http: on loopback); anything else is declined on
