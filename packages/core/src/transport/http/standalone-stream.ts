@@ -33,7 +33,7 @@ const SHORTEST_IDLE_STREAM = 10_000;
  * aborts: where the server sends requests and notifications outside any POST.
  * 405 means the server offers none. A dropped stream is reopened with `Last-Event-ID`,
  * never sooner than `minDelay` whatever `retry:` says (it MUST be waited, 2025-11-25
- * "Resumability"; a longer wait is allowed). A clean close is no error, but one
+ * transports, "Resumability and Redelivery"; a longer wait is allowed). A clean close is no error, but one
  * without a single event soon after the opening is: failures wait longer each
  * time and end the stream after `maxFailures` in a row. Loaded on demand: a
  * client that takes no server-initiated messages never opens one.
