@@ -88,7 +88,7 @@ function runSuite() {
 function placeOf(file, ancestors) {
   const stdio = file.includes('node-stdio');
   const top = ancestors[0] ?? '';
-  const era = /\((legacy|modern) era\)/.exec(top)?.[1] ?? (/2026-07-28/.test(top) ? 'modern' : undefined);
+  const era = /\((legacy|modern) era\b/.exec(top)?.[1] ?? (/2026-07-28/.test(top) ? 'modern' : undefined);
   const family = stdio ? 'stdio frames' : top.replace(/\s*\(.*\)\s*$/, '');
   const transport = stdio ? 'stdio' : 'HTTP';
   const where = era === undefined ? transport : `${transport} ${era === 'modern' ? '2026-07-28' : 'legacy'}`;
@@ -103,7 +103,7 @@ function placeOf(file, ancestors) {
 function splitTitle(title) {
   const named = /^[a-z]+(?:-[a-z]+)+: /.exec(title);
   const rest = named ? title.slice(named[0].length) : title;
-  const verb = /(?<!\bthat|\bwhich) (fails?|is|are|settles|pollute|does not|carries|stops|reaches) /.exec(rest);
+  const verb = /(?<!\bthat|\bwhich) (fails?|is|are|settles|pollute|does not|cannot|carries|stops|reaches) /.exec(rest);
   if (!verb) return { fault: rest, did: '' };
   return { fault: rest.slice(0, verb.index).replace(/[,;:]$/, ''), did: rest.slice(verb.index + 1) };
 }

@@ -1,12 +1,28 @@
 import { resultLine, textResult } from './handshake.mjs';
-import { sleep, sseEvent, startSse, write } from './wire.mjs';
+import { sleep, sseEvent, stall, startSse, write } from './wire.mjs';
 
-/** Floods: more messages, faster, than any handler keeps up with. */
+/** Floods: more messages, faster, than any handler keeps up with, or forever. */
 
-/** Notifications `notification-flood` sends before it answers. */
+/** Notifications a flood sends. */
 export const FLOOD_NOTIFICATIONS = 10_000;
 /** How many it sends per 10 ms tick: 10,000 a second. */
 const PER_TICK = 100;
+/** Interval of `progress-forever`'s progress notifications, in ms. */
+const PROGRESS_INTERVAL_MS = 50;
+
+/** Writes the flood on an open SSE stream at 10,000/s; false if the client left first. */
+async function flood(ctx) {
+  for (let sent = 0; sent < FLOOD_NOTIFICATIONS; sent += PER_TICK) {
+    let batch = '';
+    for (let index = sent; index < sent + PER_TICK; index++) {
+      const params = { level: 'info', logger: 'flood', data: `message ${index}` };
+      batch += sseEvent(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params }));
+    }
+    if (!(await write(ctx.res, ctx.stats, batch))) return false;
+    await sleep(10);
+  }
+  return true;
+}
 
 export const FLOOD_FAULTS = {
   'notification-flood': {
@@ -14,21 +30,32 @@ export const FLOOD_FAULTS = {
     summary: `${FLOOD_NOTIFICATIONS.toLocaleString('en')} notifications/message at 10,000/s on the call's stream, then the answer`,
     call: async (ctx) => {
       startSse(ctx.res);
-      for (let sent = 0; sent < FLOOD_NOTIFICATIONS; sent += PER_TICK) {
-        let batch = '';
-        for (let index = sent; index < sent + PER_TICK; index++) {
-          const params = { level: 'info', logger: 'flood', data: `message ${index}` };
-          batch += sseEvent(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params }));
-        }
-        if (!(await write(ctx.res, ctx.stats, batch))) return;
-        await sleep(10);
-      }
-      await write(
-        ctx.res,
-        ctx.stats,
-        sseEvent(resultLine(ctx.message.id, JSON.stringify(textResult('flood over', ctx.era)))),
-      );
+      if (!(await flood(ctx))) return;
+      const answer = resultLine(ctx.message.id, JSON.stringify(textResult('flood over', ctx.era)));
+      await write(ctx.res, ctx.stats, sseEvent(answer));
       ctx.res.end();
+    },
+  },
+  'get-flood': {
+    family: 'floods',
+    summary: `${FLOOD_NOTIFICATIONS.toLocaleString('en')} notifications/message at 10,000/s on the standalone GET stream, which then stays open`,
+    get: async (ctx) => {
+      startSse(ctx.res);
+      if (await flood(ctx)) await stall(ctx.res);
+    },
+  },
+  'progress-forever': {
+    family: 'floods',
+    summary: `progress for the call every ${PROGRESS_INTERVAL_MS} ms, forever, and never the answer`,
+    call: async (ctx) => {
+      startSse(ctx.res);
+      const progressToken = ctx.message.params?._meta?.progressToken;
+      for (let progress = 1; ; progress++) {
+        const params = { progressToken, progress, message: 'almost there' };
+        const event = sseEvent(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params }));
+        if (!(await write(ctx.res, ctx.stats, event))) return;
+        await sleep(PROGRESS_INTERVAL_MS);
+      }
     },
   },
 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FLOOD_NOTIFICATIONS } from '../../../../test-servers/hostile/serve.mjs';
 import { McpError } from '../../src/index.js';
-import { expectHealthy, MiB, peakGrowthDuring, timed } from './checks.js';
+import { expectHealthy, MiB, peakGrowthDuring, rejection, timed, until } from './checks.js';
 import { useHostileClients, useHostileServer } from './hostile-harness.js';
 
 // Floods: 10,000 notifications a second on one call's stream.
@@ -38,6 +38,42 @@ describe.each(['legacy', 'modern'] as const)('floods (%s era)', (era) => {
     expect(errors.length - dropped.length).toBe(0);
     expect(handled + dropped.length).toBe(FLOOD_NOTIFICATIONS);
     expect(peak).toBeLessThan(64 * MiB);
+    await expectHealthy(client);
+  });
+
+  it('progress every 50 ms, forever, cannot keep a call alive past maxTotalTimeout (1 s here): TimeoutError, and the next call works', async () => {
+    const { client, endpoint } = await open('progress-forever', { era });
+    let reports = 0;
+    const { value: error, ms } = await timed(() =>
+      rejection(client.callTool('hostile', {}, { timeout: 200, maxTotalTimeout: 1000, onProgress: () => reports++ })),
+    );
+    expect(error).toBeInstanceOf(DOMException);
+    expect((error as DOMException).name).toBe('TimeoutError');
+    expect(ms).toBeGreaterThanOrEqual(900);
+    expect(ms).toBeLessThan(3000);
+    expect(reports).toBeGreaterThan(5);
+    await until(() => endpoint.stats.clientGone === 1, 2000, 'the client leaves the endless stream');
+    await expectHealthy(client);
+  });
+});
+
+describe('floods (legacy era, GET stream)', () => {
+  it(`${FLOOD_NOTIFICATIONS.toLocaleString('en')} notifications at 10,000/s are each handled or reported dropped; calls answered in < 1 s meanwhile`, async () => {
+    let handled = 0;
+    const { client, errors } = await open('get-flood', {
+      client: {
+        limits: { maxConcurrentHandlers: 4 },
+        onNotification: (method) => {
+          if (method === 'notifications/message') handled++;
+        },
+      },
+    });
+    for (let call = 0; call < 5; call++) {
+      expect((await timed(() => expectHealthy(client))).ms).toBeLessThan(1000);
+    }
+    const dropped = () => errors.filter((error) => /dropped notifications\/message/.test(error.message)).length;
+    await until(() => handled + dropped() === FLOOD_NOTIFICATIONS, 5000, 'every notification handled or reported');
+    expect(errors.length - dropped()).toBe(0);
     await expectHealthy(client);
   });
 });
