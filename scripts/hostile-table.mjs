@@ -116,6 +116,18 @@ function cell(text) {
 function faultRows(report) {
   const rows = new Map();
   for (const file of report.testResults ?? []) {
+    if (file.status === 'failed' && !file.assertionResults?.length) {
+      // The file did not run at all (an import or setup failure): say so rather than drop it.
+      const name = file.name.slice(file.name.lastIndexOf('/') + 1);
+      rows.set(file.name, {
+        family: name,
+        fault: 'the whole file',
+        did: 'did not run',
+        where: [],
+        passed: 0,
+        failed: 1,
+      });
+    }
     for (const test of file.assertionResults ?? []) {
       const { family, where } = placeOf(file.name, test.ancestorTitles ?? []);
       const key = `${family}\u0000${test.title}`;

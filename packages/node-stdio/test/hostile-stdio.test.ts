@@ -113,7 +113,7 @@ describe.each(['legacy', 'modern'] as const)('hostile stdio server (%s era)', (e
     await expectHealthy(client);
   });
 
-  it(`${FLOOD_NOTIFICATIONS.toLocaleString('en')} notifications at 10,000/s are each handled or reported dropped; other calls answered in < 1 s`, async () => {
+  it(`${FLOOD_NOTIFICATIONS.toLocaleString('en')} notifications at 10,000/s are each handled or reported dropped; other calls answered in < 2 s`, async () => {
     let handled = 0;
     const { client, errors } = await spawnHostile('notification-flood', era, {
       limits: { maxConcurrentHandlers: 4 },
@@ -125,7 +125,7 @@ describe.each(['legacy', 'modern'] as const)('hostile stdio server (%s era)', (e
     for (let call = 0; call < 5; call++) {
       const start = performance.now();
       await expectHealthy(client);
-      expect(performance.now() - start).toBeLessThan(1000);
+      expect(performance.now() - start).toBeLessThan(2000);
     }
     expect((await flood).text).toBe('flood over');
     const dropped = errors.filter((error) => /dropped notifications\/message/.test(error.message));

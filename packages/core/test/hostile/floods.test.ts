@@ -10,7 +10,7 @@ const server = useHostileServer();
 const open = useHostileClients(server);
 
 describe.each(['legacy', 'modern'] as const)('floods (%s era)', (era) => {
-  it(`${FLOOD_NOTIFICATIONS.toLocaleString('en')} notifications at 10,000/s are each handled or reported dropped; other calls answered in < 1 s, memory bounded`, async () => {
+  it(`${FLOOD_NOTIFICATIONS.toLocaleString('en')} notifications at 10,000/s are each handled or reported dropped; other calls answered in < 2 s, memory bounded`, async () => {
     let handled = 0;
     const { client, errors } = await open('notification-flood', {
       era,
@@ -31,7 +31,7 @@ describe.each(['legacy', 'modern'] as const)('floods (%s era)', (era) => {
       return { result: await flood, latencies };
     });
     expect(value.result.text).toBe('flood over');
-    expect(Math.max(...value.latencies)).toBeLessThan(1000);
+    expect(Math.max(...value.latencies)).toBeLessThan(2000);
     const dropped = errors.filter(
       (error) => error instanceof McpError && /dropped notifications\/message/.test(error.message),
     );
@@ -58,7 +58,7 @@ describe.each(['legacy', 'modern'] as const)('floods (%s era)', (era) => {
 });
 
 describe('floods (legacy era, GET stream)', () => {
-  it(`${FLOOD_NOTIFICATIONS.toLocaleString('en')} notifications at 10,000/s are each handled or reported dropped; calls answered in < 1 s meanwhile`, async () => {
+  it(`${FLOOD_NOTIFICATIONS.toLocaleString('en')} notifications at 10,000/s are each handled or reported dropped; calls answered in < 2 s meanwhile`, async () => {
     let handled = 0;
     const { client, errors } = await open('get-flood', {
       client: {
@@ -69,7 +69,7 @@ describe('floods (legacy era, GET stream)', () => {
       },
     });
     for (let call = 0; call < 5; call++) {
-      expect((await timed(() => expectHealthy(client))).ms).toBeLessThan(1000);
+      expect((await timed(() => expectHealthy(client))).ms).toBeLessThan(2000);
     }
     const dropped = () => errors.filter((error) => /dropped notifications\/message/.test(error.message)).length;
     await until(() => handled + dropped() === FLOOD_NOTIFICATIONS, 5000, 'every notification handled or reported');
