@@ -16,8 +16,10 @@ import {
   DEFAULT_CLIENT_INFO,
   DEFAULT_MAX_CACHE_ENTRIES,
   DEFAULT_PROBE_TIMEOUT,
+  DEFAULT_REQUEST_TIMEOUT,
 } from './options.js';
 import { parseEmpty } from './parsers.js';
+import { Deadlines } from './pending-calls.js';
 import type { ResultCache } from './result-cache.js';
 import type { RequestOptions, RpcChannel } from './rpc-channel.js';
 import type { SessionSnapshot } from './session.js';
@@ -63,9 +65,12 @@ export class Connection {
   #era: Era = legacyEra;
   #server: ServerIdentity | undefined;
   #connecting: Promise<void> | undefined;
+  /** The session renewal under way: at most one at a time, shared by every call that needs it. */
   #renewing: Promise<void> | undefined;
   /** Counts session renewals, so a late 404 does not start another one. */
   #generation = 0;
+  /** The deadlines of calls waiting for a renewal; made by the first renewal. */
+  #waits: Deadlines | undefined;
 
   constructor(transport: Transport, channel: RpcChannel, options: ClientOptions, modern: ModernEra) {
     this.#transport = transport;
@@ -184,36 +189,69 @@ export class Connection {
   }
 
   /**
-   * Sends through the era. When the server says the session expired (HTTP 404):
-   * one new handshake, shared by every call that hit it, and one resend.
+   * Sends through the era. When the server says the session expired (HTTP 404),
+   * or the transport knows it is gone: one new handshake, shared by every call
+   * that needs it, and one resend.
    */
   async #send<T>(method: string, params: Record<string, unknown> | undefined, options: RequestOptions<T>): Promise<T> {
     const generation = this.#generation;
     try {
       return await this.#era.request(this.#channel, method, params, options);
     } catch (error) {
-      if (!(error instanceof SessionExpiredError)) throw error;
+      if (!(error instanceof SessionExpiredError) || error.delivered) throw error;
       // A 404 for a request sent before a renewal that already happened needs only the resend.
-      if (generation === this.#generation) await this.#renew(options);
+      if (generation === this.#generation) await this.#renewal(method, options);
       return this.#era.request(this.#channel, method, params, options);
     }
   }
 
-  #renew(options: CallOptions): Promise<void> {
-    this.#renewing ??= (async () => {
-      try {
-        const server = await this.#era.connect(this.#context(options.signal ? { signal: options.signal } : {}));
-        this.#started(server);
-        this.#generation++;
-        this.#cache?.clear();
-        for (const uri of this.subscriptions) {
-          await this.#era.request(this.#channel, 'resources/subscribe', { uri }, { parse: parseEmpty });
-        }
-      } finally {
-        this.#renewing = undefined;
-      }
-    })();
-    return this.#renewing;
+  /**
+   * Waits for the session's renewal, starting one unless it is under way, no
+   * longer than the call's own signal and timeout allow. A renewal that fails
+   * fails the calls waiting for it and leaves the session gone, so the next call
+   * starts another: never more than one at a time, never a retry within a call.
+   */
+  #renewal(method: string, options: CallOptions): Promise<void> {
+    this.#renewing ??= this.#renew().finally(() => {
+      this.#renewing = undefined;
+    });
+    const renewing = this.#renewing;
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    this.#waits ??= new Deadlines();
+    const waits = this.#waits;
+    return new Promise<void>((resolve, reject) => {
+      const timeoutMs = options.timeout ?? this.#options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
+      const settle = (settled: () => void) => {
+        waits.stop(deadline);
+        signal?.removeEventListener('abort', onAbort);
+        settled();
+      };
+      const onAbort = () => settle(() => reject(signal?.reason));
+      const deadline = waits.start(timeoutMs, () =>
+        settle(() =>
+          reject(
+            new DOMException(`${method} timed out after ${timeoutMs} ms waiting for a new session`, 'TimeoutError'),
+          ),
+        ),
+      );
+      signal?.addEventListener('abort', onAbort, { once: true });
+      renewing.then(
+        () => settle(resolve),
+        (error: unknown) => settle(() => reject(error)),
+      );
+    });
+  }
+
+  /** A new handshake, bound to no one call: a caller that gives up leaves it to the others. */
+  async #renew(): Promise<void> {
+    const server = await this.#era.connect(this.#context({}));
+    this.#started(server);
+    this.#generation++;
+    this.#cache?.clear();
+    for (const uri of this.subscriptions) {
+      await this.#era.request(this.#channel, 'resources/subscribe', { uri }, { parse: parseEmpty });
+    }
   }
 
   #context(options: CallOptions): ConnectContext {

@@ -1,18 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import { HttpError, SessionExpiredError } from '../../src/index.js';
 import { until, useClients, useHttpServers } from '../http/harness.js';
+import type { SeenRequest } from '../http/test-servers.js';
 
 const servers = useHttpServers();
 const open = useClients();
 
+/** Calls that reached the server without `Mcp-Session-Id` (a stateful server refuses them with 400). */
+const sessionless = (requests: readonly SeenRequest[]) =>
+  requests.filter((request) => request.method === 'tools/call' && request.headers['mcp-session-id'] === undefined);
+
 describe('a call made while an expired session is being renewed (found by the soak)', () => {
-  // BUG, reported: on a 404 the transport forgets the session at once, and a call
-  // started before the new `initialize` is answered goes out with no
-  // Mcp-Session-Id. A stateful server must refuse it (2025-11-25, Session
-  // Management: every request after the handshake carries the id), so the call
-  // fails with HttpError 400 where it would have succeeded a moment later. The
-  // soak sees a handful per thousand calls. Turn `it.fails` into `it` once calls
-  // made during a renewal wait for it.
-  it.fails('waits for the new session instead of going out without one', async () => {
+  // A call started before the new `initialize` is answered used to go out with
+  // no Mcp-Session-Id, and a stateful server refuses that (2025-11-25, Session
+  // Management: every request after the handshake carries the id): HttpError
+  // 400 where it would have succeeded a moment later.
+  it('waits for the new session instead of going out without one', async () => {
     const scenario = await servers.scenario({
       inner: 'stateful',
       rules: [
@@ -29,19 +32,60 @@ describe('a call made while an expired session is being renewed (found by the so
     expect(first).toMatchObject({ status: 'fulfilled', value: { text: 'expired' } });
     expect(second).toMatchObject({ status: 'fulfilled', value: { structuredContent: { sum: 3 } } });
 
-    const sessionless = (await scenario.stats()).requests.filter(
-      (request) => request.method === 'tools/call' && request.headers['mcp-session-id'] === undefined,
-    );
-    expect(sessionless).toEqual([]);
+    const stats = await scenario.stats();
+    expect(sessionless(stats.requests)).toEqual([]);
+    expect(stats.methods.initialize).toBe(2);
   });
 
-  // BUG, reported, same root: when the renewal's `initialize` fails (here a reset;
-  // in the soak also 503 storms), the transport is left with no session and no
-  // renewal pending, and every later call goes out without Mcp-Session-Id and
-  // fails with HttpError 400 forever: the client never recovers. The soak's
-  // long runs show hundreds of such calls. Turn `it.fails` into `it` once a
-  // later call renews the session again.
-  it.fails('a failed renewal does not leave every later call without a session', async () => {
+  it('a call waiting for the renewal gives up at its own timeout, and the renewal goes on for the others', async () => {
+    const scenario = await servers.scenario({
+      inner: 'stateful',
+      rules: [
+        { match: { method: 'tools/call', tool: 'echo', times: 1 }, action: { type: 'expire-session' } },
+        { match: { method: 'initialize', nth: 2 }, action: { type: 'stall', ms: 1500 } },
+      ],
+    });
+    const { client } = await open(scenario.mcp, { transport: { standaloneStream: false } });
+    const expired = client.callTool('echo', { text: 'expired' });
+    await until(async () => (await scenario.stats()).rules[1]?.applied === 1);
+    const started = performance.now();
+    const impatient = await client.callTool('add', { a: 1, b: 2 }, { timeout: 100 }).catch((error: unknown) => error);
+    expect(impatient).toMatchObject({ name: 'TimeoutError' });
+    // Its own 100 ms, not the 1.5 s the renewal takes.
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect((await expired).text).toBe('expired');
+    expect((await client.callTool('add', { a: 2, b: 3 })).structuredContent).toEqual({ sum: 5 });
+
+    const stats = await scenario.stats();
+    expect(sessionless(stats.requests)).toEqual([]);
+    expect(stats.methods.initialize).toBe(2);
+  });
+
+  it('an aborted call that started the renewal leaves it to the calls still waiting', async () => {
+    const scenario = await servers.scenario({
+      inner: 'stateful',
+      rules: [
+        { match: { method: 'tools/call', tool: 'echo', times: 1 }, action: { type: 'expire-session' } },
+        { match: { method: 'initialize', nth: 2 }, action: { type: 'stall', ms: 300 } },
+      ],
+    });
+    const { client } = await open(scenario.mcp, { transport: { standaloneStream: false } });
+    const controller = new AbortController();
+    const expired = client.callTool('echo', { text: 'expired' }, { signal: controller.signal });
+    await until(async () => (await scenario.stats()).rules[1]?.applied === 1);
+    const during = client.callTool('add', { a: 1, b: 2 });
+    controller.abort(new DOMException('the user went away', 'AbortError'));
+    await expect(expired).rejects.toMatchObject({ name: 'AbortError' });
+    expect((await during).structuredContent).toEqual({ sum: 3 });
+    expect((await scenario.stats()).methods.initialize).toBe(2);
+  });
+});
+
+describe('a session renewal that fails (found by the soak)', () => {
+  // The transport used to be left with no session and no renewal pending: every
+  // later call went out without Mcp-Session-Id and failed with HttpError 400,
+  // never with the 404 that would renew, so the client never recovered.
+  it('a failed renewal does not leave every later call without a session', async () => {
     const scenario = await servers.scenario({
       inner: 'stateful',
       rules: [
@@ -53,5 +97,110 @@ describe('a call made while an expired session is being renewed (found by the so
     await expect(client.callTool('echo', { text: 'expired' })).rejects.toThrow();
     expect((await client.callTool('echo', { text: 'later' })).text).toBe('later');
     expect((await client.callTool('echo', { text: 'and later' })).text).toBe('and later');
+    const stats = await scenario.stats();
+    expect(sessionless(stats.requests)).toEqual([]);
+    expect(stats.methods.initialize).toBe(3);
+  });
+
+  it('calls made after a failed renewal share one new renewal', async () => {
+    const scenario = await servers.scenario({
+      inner: 'stateful',
+      rules: [
+        { match: { method: 'tools/call', times: 1 }, action: { type: 'expire-session' } },
+        { match: { method: 'initialize', nth: 2 }, action: { type: 'reset-before' } },
+      ],
+    });
+    const { client } = await open(scenario.mcp, { transport: { standaloneStream: false } });
+    await expect(client.callTool('echo', { text: 'expired' })).rejects.toThrow();
+    const texts = await Promise.all(
+      ['a', 'b', 'c', 'd'].map(async (text) => (await client.callTool('echo', { text })).text),
+    );
+    expect(texts).toEqual(['a', 'b', 'c', 'd']);
+    expect((await scenario.stats()).methods.initialize).toBe(3);
+  });
+
+  it('renewals that keep failing cost each call one attempt, never a loop, and the first that succeeds heals the client', async () => {
+    const scenario = await servers.scenario({
+      inner: 'stateful',
+      rules: [
+        { match: { method: 'tools/call', times: 1 }, action: { type: 'expire-session' } },
+        { match: { method: 'initialize', nth: 2 }, action: { type: 'reset-before' } },
+        { match: { method: 'initialize', nth: 3 }, action: { type: 'reset-before' } },
+        { match: { method: 'initialize', nth: 4 }, action: { type: 'reset-before' } },
+      ],
+    });
+    const { client } = await open(scenario.mcp, { transport: { standaloneStream: false } });
+    for (const text of ['expired', 'second', 'third']) {
+      const error = await client.callTool('echo', { text }).catch((caught: unknown) => caught);
+      // The renewal's own failure (a reset), not a 400 for a call without a session.
+      expect(error).toBeInstanceOf(Error);
+      expect(error).not.toBeInstanceOf(HttpError);
+    }
+    expect((await scenario.stats()).methods.initialize).toBe(4);
+    expect((await client.callTool('echo', { text: 'healed' })).text).toBe('healed');
+
+    const stats = await scenario.stats();
+    expect(stats.methods.initialize).toBe(5);
+    // Only the first call reached the server before the session was renewed.
+    expect(stats.methods['tools/call']).toBe(2);
+    expect(sessionless(stats.requests)).toEqual([]);
+  });
+});
+
+describe('a session that ends outside a POST (the soak saw HttpError 404 "Session not found")', () => {
+  it('a 404 to the resumption of a dropped stream fails that call with SessionExpiredError, does not run it again, and the next call renews', async () => {
+    const scenario = await servers.scenario({
+      inner: 'resumable',
+      rules: [
+        // The priming event passes, then the stream is cut; its resumption finds the session gone.
+        { match: { method: 'tools/call', times: 1 }, action: { type: 'drop-sse-after', events: 1 } },
+        { match: { httpMethod: 'GET', times: 1 }, action: { type: 'expire-session' } },
+      ],
+    });
+    const { client, transport } = await open(scenario.mcp, { transport: { standaloneStream: false } });
+    const error = await client.callTool('echo', { text: 'cut' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SessionExpiredError);
+    expect(error).toMatchObject({ delivered: true });
+    expect(transport.sessionId).toBeUndefined();
+    // The server had taken it: sent again, it might have run twice.
+    expect((await scenario.stats()).methods['tools/call']).toBe(1);
+
+    expect((await client.callTool('echo', { text: 'next' })).text).toBe('next');
+    const stats = await scenario.stats();
+    expect(stats.methods.initialize).toBe(2);
+    expect(sessionless(stats.requests)).toEqual([]);
+  });
+
+  it('still resumes the dropped stream of the initialize that renews a session, in the session it opened', async () => {
+    const scenario = await servers.scenario({
+      inner: 'resumable',
+      rules: [
+        { match: { method: 'tools/call', times: 1 }, action: { type: 'expire-session' } },
+        { match: { method: 'initialize', nth: 2 }, action: { type: 'drop-sse-after', events: 1 } },
+      ],
+    });
+    const { client, transport } = await open(scenario.mcp, { transport: { standaloneStream: false } });
+    expect((await client.callTool('echo', { text: 'renewed' })).text).toBe('renewed');
+    const stats = await scenario.stats();
+    expect(stats.rules[1]?.applied).toBe(1);
+    expect(stats.methods.initialize).toBe(2);
+    const resumed = stats.requests.filter((request) => request.headers['last-event-id'] !== undefined);
+    expect(resumed.map((request) => request.headers['mcp-session-id'])).toEqual([transport.sessionId]);
+  });
+
+  it('a 404 on the standalone GET stream makes the next call renew the session instead of going out without one', async () => {
+    const scenario = await servers.scenario({
+      inner: 'stateful',
+      rules: [{ match: { httpMethod: 'GET', times: 1 }, action: { type: 'expire-session' } }],
+    });
+    const { client, transport, errors } = await open(scenario.mcp);
+    await until(() => transport.sessionId === undefined);
+    expect((await client.callTool('echo', { text: 'after' })).text).toBe('after');
+    expect((await client.callTool('echo', { text: 'and after' })).text).toBe('and after');
+
+    const stats = await scenario.stats();
+    expect(stats.methods.initialize).toBe(2);
+    expect(sessionless(stats.requests)).toEqual([]);
+    expect(errors).toEqual([]);
   });
 });

@@ -1,14 +1,16 @@
+import { SessionExpiredError } from '../../errors/session-expired-error.js';
 import { TransportError } from '../../errors/transport-error.js';
 import type { RequestId } from '../../protocol/jsonrpc.js';
 import { MAX_SSE_RETRY, sleep } from './backoff.js';
 import type { HttpRequester } from './http-requester.js';
+import { discard } from './read-body.js';
 import type { SseCursor, SseMessages } from './sse-messages.js';
 
 /** A POST's SSE stream that ended before its response, and what resuming it needs. */
 export interface BrokenPostStream {
   readonly http: HttpRequester;
   readonly sse: SseMessages;
-  /** Fresh request headers (session, version, auth) for each GET. */
+  /** Fresh request headers (session, version, auth) for each GET; throws once the stream's session is gone. */
   readonly headers: () => Headers;
   readonly cursor: SseCursor;
   readonly requestId: RequestId;
@@ -28,7 +30,7 @@ const DEFAULT_MAX_RESUME_ATTEMPTS = 5;
  * 2025-11-25 polling included, waiting out `retry:`) until the response
  * arrives, so the call completes without sending the request again. Rejects
  * when the stream cannot be resumed: no event id to resume from, the attempts
- * are used up, or the GET fails. Loaded on demand: a stream that carries its
+ * are used up, or the GET fails (a 404: SessionExpiredError). Loaded on demand: a stream that carries its
  * response never needs it.
  */
 export async function resumePostStream(stream: BrokenPostStream): Promise<void> {
@@ -47,6 +49,12 @@ export async function resumePostStream(stream: BrokenPostStream): Promise<void> 
     const headers = stream.headers();
     headers.set('last-event-id', lastEventId);
     const resumed = await http.send({ method: 'GET', headers, signal, idempotent: true });
+    // A 404 to a request with a session id: the session is gone (2025-03-26 on,
+    // Session Management), and with it the stream; the request may have run.
+    if (resumed.status === 404 && headers.has('mcp-session-id')) {
+      await discard(resumed);
+      throw new SessionExpiredError(http.url.href, { delivered: true });
+    }
     if (!resumed.ok) throw await http.failure(resumed);
     broken = resumed.body ? await sse.read(resumed.body, cursor, requestId) : undefined;
   }

@@ -50,6 +50,13 @@ export class StreamableHttpTransport implements Transport {
   readonly #sse: SseMessages;
   readonly #maxBytes: number;
   #sessionId: string | undefined;
+  /**
+   * The server said the session is gone (404) and no new one has started yet.
+   * Requests then fail at once with SessionExpiredError, so the Client renews the
+   * session and resends, instead of going out without a session id: a server
+   * refuses those (400) and never with the 404 that would start a renewal.
+   */
+  #lost = false;
   #protocolVersion: string | undefined;
   /** The session may have a GET stream: a legacy-era Streamable HTTP session, stream not turned off. */
   #streamable = false;
@@ -99,6 +106,7 @@ export class StreamableHttpTransport implements Transport {
   sessionStarted(info: SessionInfo): void {
     this.#protocolVersion = info.protocolVersion;
     if (info.sessionId !== undefined) this.#sessionId = info.sessionId;
+    this.#lost = false;
     this.#stopStream();
     // 2026-07-28 has no GET stream (a modern server answers 405); HTTP+SSE has its own.
     this.#streamable = info.era === 'legacy' && !this.#legacy && this.#options.standaloneStream !== false;
@@ -129,7 +137,10 @@ export class StreamableHttpTransport implements Transport {
           sse: this.#sse,
           headers: this.#sseHeaders,
           signal: stopper.signal,
-          onSessionGone: () => this.#forgetSession(),
+          // A 404 on the stream of a session already replaced says nothing about the new one.
+          onSessionGone: () => {
+            if (this.#stream === stopper) this.#forgetSession();
+          },
           report: this.#report,
           first,
           reconnect: this.#options.streamReconnect,
@@ -168,6 +179,10 @@ export class StreamableHttpTransport implements Transport {
     const requestId = 'method' in message && 'id' in message ? (message.id as RequestId) : undefined;
     const method = 'method' in message ? message.method : undefined;
     const initialize = method === 'initialize';
+    // Only the handshake of a new session goes out while the old one is gone.
+    if (this.#lost && !initialize && method !== 'notifications/initialized') {
+      throw new SessionExpiredError(this.#http.url.href);
+    }
     const headers = this.#headers(JSON_OR_SSE, options.headers);
     headers.set('content-type', JSON_TYPE);
     // A new session opens with no version header and no session id (checklist §1.5).
@@ -216,7 +231,9 @@ export class StreamableHttpTransport implements Transport {
     if (type.startsWith(SSE)) {
       // Read in the background: a server may keep the stream open after the
       // response, and that must not hold up this send or any other call.
-      return { reading: this.#readPostStream(response, requestId, signal) };
+      // The stream is of the session the request went out in; an initialize's, of the one it opened.
+      const streamSession = initialize ? this.#sessionId : sentSession;
+      return { reading: this.#readPostStream(response, requestId, signal, streamSession) };
     } else if (type.startsWith(JSON_TYPE)) {
       await this.#readJson(response, requestId);
     } else {
@@ -249,7 +266,12 @@ export class StreamableHttpTransport implements Transport {
    * first is resumed (resume-post-stream.ts, loaded then); a call that cannot
    * complete fails alone.
    */
-  async #readPostStream(response: Response, requestId: RequestId, signal: AbortSignal): Promise<void> {
+  async #readPostStream(
+    response: Response,
+    requestId: RequestId,
+    signal: AbortSignal,
+    session: string | undefined,
+  ): Promise<void> {
     const cursor = newCursor();
     const broken = response.body ? await this.#sse.read(response.body, cursor, requestId) : undefined;
     if (cursor.answered || signal.aborted) return;
@@ -258,7 +280,11 @@ export class StreamableHttpTransport implements Transport {
       await resumePostStream({
         http: this.#http,
         sse: this.#sse,
-        headers: this.#sseHeaders,
+        headers: () => {
+          // The stream belongs to the session its POST went out in: once that is gone, so is the stream.
+          if (this.#sessionId !== session) throw new SessionExpiredError(this.#http.url.href, { delivered: true });
+          return this.#sseHeaders();
+        },
         cursor,
         requestId,
         signal,
@@ -266,6 +292,10 @@ export class StreamableHttpTransport implements Transport {
         maxAttempts: this.#options.maxResumeAttempts,
       });
     } catch (error) {
+      // A 404 to the resumption: the session is gone, and the next request renews it.
+      if (error instanceof SessionExpiredError && session !== undefined && session === this.#sessionId) {
+        this.#forgetSession();
+      }
       // An aborted call already has its answer.
       if (!signal.aborted) this.#report(error, requestId);
     }
@@ -303,6 +333,7 @@ export class StreamableHttpTransport implements Transport {
 
   #forgetSession(): void {
     this.#sessionId = undefined;
+    this.#lost = true;
     this.#streamable = false;
     this.#stopStream();
   }
