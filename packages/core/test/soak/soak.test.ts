@@ -9,18 +9,16 @@ describe('soak (short run; `pnpm soak` for a long one)', () => {
     const calls = Number(process.env.SOAK_CALLS ?? 1000);
     const report = await runSoak({ Client, StreamableHttpTransport, McpError, calls });
     console.log(summary(report));
-    // Known bug (session-renewal.test.ts): calls made during a session renewal go
-    // out without a session id. Drop this filter once it is fixed.
-    const known = (problem: string) => problem.startsWith('requests without a session id');
-    expect(problems(report).filter((problem) => !known(problem))).toEqual([]);
+    // Requests without a session id included: calls made during a renewal wait for it (session-renewal.test.ts).
+    expect(problems(report)).toEqual([]);
     // The run met what it is about: faults of many kinds, resends and session renewals.
     expect(report.calls).toBe(calls);
     expect(Object.keys(report.faults).length).toBeGreaterThanOrEqual(8);
     expect(report.resent).toBeGreaterThan(0);
     expect(report.renewals).toBeGreaterThan(0);
-    // Not more: until the session-renewal bugs are fixed, a client whose renewal
-    // failed fails every later call (session-renewal.test.ts).
-    expect(report.resolved).toBeGreaterThan(0);
+    // Most calls get through the faults: a failed renewal no longer leaves a
+    // client failing every later call (session-renewal.test.ts).
+    expect(report.resolved).toBeGreaterThan(calls / 2);
   }, 120_000);
 });
 
