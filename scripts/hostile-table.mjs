@@ -40,6 +40,8 @@ const FAMILY_ORDER = [
   'redirects',
   'urls',
   'input requests',
+  'http+sse',
+  'leaks',
   'stdio frames',
 ];
 
@@ -91,6 +93,7 @@ function placeOf(file, ancestors) {
   const era = /\((legacy|modern) era\b/.exec(top)?.[1] ?? (/2026-07-28/.test(top) ? 'modern' : undefined);
   const family = stdio ? 'stdio frames' : top.replace(/\s*\(.*\)\s*$/, '');
   const transport = stdio ? 'stdio' : 'HTTP';
+  if (/2024-11-05/.test(top)) return { family, where: 'HTTP+SSE 2024-11-05' };
   const where = era === undefined ? transport : `${transport} ${era === 'modern' ? '2026-07-28' : 'legacy'}`;
   return { family, where };
 }

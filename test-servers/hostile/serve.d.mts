@@ -32,7 +32,7 @@ export interface HostileEndpoint {
 export interface HostileServer {
   readonly url: string;
   readonly otherOrigin: string;
-  endpoint(fault: string, era?: 'legacy' | 'modern'): HostileEndpoint;
+  endpoint(fault: string, era?: 'legacy' | 'modern' | 'sse'): HostileEndpoint;
   close(): Promise<void>;
 }
 

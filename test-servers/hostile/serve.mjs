@@ -2,6 +2,8 @@ import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { HTTP_FAULTS } from './faults.mjs';
 import { healthyAnswer, isHostileCall, resultLine, textResult } from './handshake.mjs';
+import { serveLegacySse } from './legacy-sse.mjs';
+import { plain, readBody } from './wire.mjs';
 
 /**
  * The hostile MCP server over HTTP: `/hostile/<fault>/<n>/mcp?era=legacy|modern`
@@ -18,12 +20,14 @@ export { DEEP_SCHEMA_LEVELS } from './shape-faults.mjs';
 export { INPUT_FLOOD_REQUESTS } from './url-faults.mjs';
 export { ENDLESS_CAP_BYTES } from './wire.mjs';
 
-/** Largest request body the server reads: clients send small messages. */
-const MAX_REQUEST_BYTES = 1024 * 1024;
+/** `?era=`: 2025-11-25 Streamable HTTP, 2026-07-28, or the 2024-11-05 HTTP+SSE transport. */
+const ERAS = ['legacy', 'modern', 'sse'];
 
 export async function startHostileServer() {
   /** @type {Map<string, ReturnType<typeof newStats>>} */
   const endpoints = new Map();
+  /** The open HTTP+SSE session stream of each endpoint (`?era=sse`). */
+  const sseStreams = new Map();
   /** Answers to server→client requests, by request id. */
   const waiters = new Map();
   let next = 0;
@@ -42,12 +46,12 @@ export async function startHostileServer() {
 
   async function route(req, res) {
     const url = new URL(req.url ?? '/', base);
-    const match = /^\/hostile\/([a-z-]+)\/(\d+)\/mcp$/.exec(url.pathname);
+    const match = /^\/hostile\/([a-z-]+)\/(\d+)\/(mcp|messages)$/.exec(url.pathname);
     const fault = match && HTTP_FAULTS[match[1]];
     if (!match || !fault) return plain(res, 404, 'no such hostile endpoint');
     // An endpoint not made by `endpoint()` (someone trying the server by hand) starts its stats now.
     const stats = endpoints.get(match[2]) ?? endpoints.set(match[2], newStats()).get(match[2]);
-    const era = url.searchParams.get('era') === 'modern' ? 'modern' : 'legacy';
+    const era = ERAS.includes(url.searchParams.get('era')) ? url.searchParams.get('era') : 'legacy';
     res.on('close', () => {
       if (!res.writableFinished) stats.clientGone++;
     });
@@ -57,12 +61,16 @@ export async function startHostileServer() {
       url,
       era,
       stats,
+      fault: match[1],
       endpointId: match[2],
       otherOrigin,
       message: undefined,
       refuseGet: () => plain(res, 405, 'no GET stream here'),
       awaitAnswer: (id, ms) => awaitAnswer(id, ms),
+      answered: (message) => waiters.get(message.id)?.(message),
     };
+    if (era === 'sse') return serveLegacySse(ctx, HTTP_FAULTS[match[1]], match[3], sseStreams);
+    if (match[3] !== 'mcp') return plain(res, 404, 'no such hostile endpoint');
     if (req.method === 'GET') {
       stats.requests.push({ httpMethod: 'GET', lastEventId: req.headers['last-event-id'] });
       return fault.get ? fault.get(ctx) : ctx.refuseGet();
@@ -73,7 +81,7 @@ export async function startHostileServer() {
     ctx.message = message;
     stats.requests.push({ httpMethod: 'POST', rpcMethod: message.method, tool: message.params?.name });
     if (message.method === undefined) {
-      waiters.get(message.id)?.(message);
+      ctx.answered(message);
       return plain(res, 202, '');
     }
     if (message.method === 'tools/list' && fault.list) return fault.list(ctx);
@@ -119,6 +127,7 @@ export async function startHostileServer() {
     otherOrigin,
     /** A fresh endpoint for `fault` in `era`: its URL and what it has seen so far. */
     endpoint(fault, era = 'legacy') {
+      if (!ERAS.includes(era)) throw new Error(`unknown era: ${era}`);
       if (!HTTP_FAULTS[fault]) throw new Error(`unknown hostile fault: ${fault}`);
       const id = String(++next);
       const stats = newStats();
@@ -143,22 +152,6 @@ function newStats() {
     /** Requests that reached the other origin, with their headers. */
     otherOrigin: [],
   };
-}
-
-function plain(res, status, text) {
-  res.writeHead(status, { 'content-type': 'text/plain' });
-  res.end(text);
-}
-
-async function readBody(req) {
-  const parts = [];
-  let size = 0;
-  for await (const part of req) {
-    size += part.byteLength;
-    if (size > MAX_REQUEST_BYTES) throw new Error('request body too large');
-    parts.push(part);
-  }
-  return Buffer.concat(parts).toString('utf8');
 }
 
 function listen(server) {

@@ -1,9 +1,13 @@
 /**
- * Writing hostile bodies without hurting the test process that hosts the
- * server: endless bodies honour backpressure and stop when the client goes
- * away or a cap is reached, and every byte written is counted, so a test can
- * tell how much a client read before it gave up.
+ * Bodies on the wire. Writing hostile ones without hurting the test process
+ * that hosts the server: endless bodies honour backpressure and stop when the
+ * client goes away or a cap is reached, and every byte written is counted, so
+ * a test can tell how much a client read before it gave up. Reading requests
+ * is bounded too.
  */
+
+/** Largest request body the server reads: clients send small messages. */
+const MAX_REQUEST_BYTES = 1024 * 1024;
 
 /** Endless writers stop here even if the client never does (the test then fails on time, not on memory). */
 export const ENDLESS_CAP_BYTES = 512 * 1024 * 1024;
@@ -59,4 +63,20 @@ export function startSse(res, extraHeaders = {}) {
 
 export function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export function plain(res, status, text) {
+  res.writeHead(status, { 'content-type': 'text/plain' });
+  res.end(text);
+}
+
+export async function readBody(req) {
+  const parts = [];
+  let size = 0;
+  for await (const part of req) {
+    size += part.byteLength;
+    if (size > MAX_REQUEST_BYTES) throw new Error('request body too large');
+    parts.push(part);
+  }
+  return Buffer.concat(parts).toString('utf8');
 }

@@ -43,9 +43,12 @@ export interface Hostile {
 }
 
 export interface OpenOptions {
-  readonly era?: 'legacy' | 'modern';
+  /** `sse`: the 2024-11-05 HTTP+SSE transport, which the client reaches by its legacy fallback. */
+  readonly era?: 'legacy' | 'modern' | 'sse';
   readonly transport?: StreamableHttpTransportOptions;
   readonly client?: ClientOptions;
+  /** Connect and check a healthy call before returning (default true). */
+  readonly connect?: boolean;
 }
 
 /**
@@ -83,9 +86,11 @@ export function useHostileClients(
       ...options.client,
     });
     open.push(client);
-    await client.connect();
-    expect(client.era).toBe(options.era ?? 'legacy');
-    await expectHealthy(client);
+    if (options.connect !== false) {
+      await client.connect();
+      expect(client.era).toBe(options.era === 'modern' ? 'modern' : 'legacy');
+      await expectHealthy(client);
+    }
     return { client, endpoint, errors, warnings };
   };
 }
