@@ -19,10 +19,12 @@ import {
   DEFAULT_REQUEST_TIMEOUT,
 } from './options.js';
 import { parseEmpty } from './parsers.js';
-import { Deadlines } from './pending-calls.js';
 import type { ResultCache } from './result-cache.js';
 import type { RequestOptions, RpcChannel } from './rpc-channel.js';
 import type { SessionSnapshot } from './session.js';
+
+/** Waiting for a session renewal, loaded when a session first expires. */
+const renewalWait = lazy(() => import('./renewal-wait.js'));
 
 /** Methods whose results carry cache hints (2026-07-28 §Caching). */
 const CACHEABLE = new Set([
@@ -69,8 +71,6 @@ export class Connection {
   #renewing: Promise<void> | undefined;
   /** Counts session renewals, so a late 404 does not start another one. */
   #generation = 0;
-  /** The deadlines of calls waiting for a renewal; made by the first renewal. */
-  #waits: Deadlines | undefined;
 
   constructor(transport: Transport, channel: RpcChannel, options: ClientOptions, modern: ModernEra) {
     this.#transport = transport;
@@ -199,48 +199,28 @@ export class Connection {
       return await this.#era.request(this.#channel, method, params, options);
     } catch (error) {
       if (!(error instanceof SessionExpiredError) || error.delivered) throw error;
-      // A 404 for a request sent before a renewal that already happened needs only the resend.
-      if (generation === this.#generation) await this.#renewal(method, options);
+      await this.#renewal(generation, method, options);
       return this.#era.request(this.#channel, method, params, options);
     }
   }
 
   /**
    * Waits for the session's renewal, starting one unless it is under way, no
-   * longer than the call's own signal and timeout allow. A renewal that fails
+   * longer than the call's own signal and timeout allow; none for a request
+   * sent before a renewal that already happened. A renewal that fails
    * fails the calls waiting for it and leaves the session gone, so the next call
    * starts another: never more than one at a time, never a retry within a call.
    */
-  #renewal(method: string, options: CallOptions): Promise<void> {
+  async #renewal(generation: number, method: string, options: CallOptions): Promise<void> {
+    const { awaitRenewal } = await renewalWait();
+    if (generation !== this.#generation) return;
+    const { signal } = options;
+    if (signal?.aborted) throw signal.reason;
     this.#renewing ??= this.#renew().finally(() => {
       this.#renewing = undefined;
     });
-    const renewing = this.#renewing;
-    const { signal } = options;
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    this.#waits ??= new Deadlines();
-    const waits = this.#waits;
-    return new Promise<void>((resolve, reject) => {
-      const timeoutMs = options.timeout ?? this.#options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
-      const settle = (settled: () => void) => {
-        waits.stop(deadline);
-        signal?.removeEventListener('abort', onAbort);
-        settled();
-      };
-      const onAbort = () => settle(() => reject(signal?.reason));
-      const deadline = waits.start(timeoutMs, () =>
-        settle(() =>
-          reject(
-            new DOMException(`${method} timed out after ${timeoutMs} ms waiting for a new session`, 'TimeoutError'),
-          ),
-        ),
-      );
-      signal?.addEventListener('abort', onAbort, { once: true });
-      renewing.then(
-        () => settle(resolve),
-        (error: unknown) => settle(() => reject(error)),
-      );
-    });
+    const timeoutMs = options.timeout ?? this.#options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
+    return awaitRenewal(this.#renewing, method, signal, timeoutMs);
   }
 
   /** A new handshake, bound to no one call: a caller that gives up leaves it to the others. */

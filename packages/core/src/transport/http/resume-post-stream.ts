@@ -10,8 +10,12 @@ import type { SseCursor, SseMessages } from './sse-messages.js';
 export interface BrokenPostStream {
   readonly http: HttpRequester;
   readonly sse: SseMessages;
-  /** Fresh request headers (session, version, auth) for each GET; throws once the stream's session is gone. */
+  /** Fresh request headers (session, version, auth) for each GET. */
   readonly headers: () => Headers;
+  /** The session the POST went out in, which the stream belongs to. */
+  readonly session: string | undefined;
+  /** The server answered a resumption with 404: the session is gone. */
+  readonly onSessionGone: () => void;
   readonly cursor: SseCursor;
   readonly requestId: RequestId;
   /** The call's signal: its end stops the resumption. */
@@ -47,12 +51,16 @@ export async function resumePostStream(stream: BrokenPostStream): Promise<void> 
     }
     if (retryMs !== undefined) await sleep(Math.min(retryMs, MAX_SSE_RETRY), signal);
     const headers = stream.headers();
+    // Once the stream's session is gone (renewed, or expired), so is the stream;
+    // its request may have run, so it is not sent again.
+    const session = headers.get('mcp-session-id') ?? undefined;
+    if (session !== stream.session) throw new SessionExpiredError(http.url.href, { delivered: true });
     headers.set('last-event-id', lastEventId);
     const resumed = await http.send({ method: 'GET', headers, signal, idempotent: true });
-    // A 404 to a request with a session id: the session is gone (2025-03-26 on,
-    // Session Management), and with it the stream; the request may have run.
-    if (resumed.status === 404 && headers.has('mcp-session-id')) {
+    // A 404 to a request with a session id: the session is gone (2025-03-26 on, Session Management).
+    if (resumed.status === 404 && session !== undefined) {
       await discard(resumed);
+      stream.onSessionGone();
       throw new SessionExpiredError(http.url.href, { delivered: true });
     }
     if (!resumed.ok) throw await http.failure(resumed);

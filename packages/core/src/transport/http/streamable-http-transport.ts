@@ -280,10 +280,11 @@ export class StreamableHttpTransport implements Transport {
       await resumePostStream({
         http: this.#http,
         sse: this.#sse,
-        headers: () => {
-          // The stream belongs to the session its POST went out in: once that is gone, so is the stream.
-          if (this.#sessionId !== session) throw new SessionExpiredError(this.#http.url.href, { delivered: true });
-          return this.#sseHeaders();
+        headers: this.#sseHeaders,
+        session,
+        // A 404 to the resumption: the session is gone, and the next request renews it.
+        onSessionGone: () => {
+          if (session === this.#sessionId) this.#forgetSession();
         },
         cursor,
         requestId,
@@ -292,10 +293,6 @@ export class StreamableHttpTransport implements Transport {
         maxAttempts: this.#options.maxResumeAttempts,
       });
     } catch (error) {
-      // A 404 to the resumption: the session is gone, and the next request renews it.
-      if (error instanceof SessionExpiredError && session !== undefined && session === this.#sessionId) {
-        this.#forgetSession();
-      }
       // An aborted call already has its answer.
       if (!signal.aborted) this.#report(error, requestId);
     }
