@@ -117,22 +117,19 @@ describe('SSE parsing (readSse) under every chunking', () => {
 });
 
 describe('SSE events ended by a lone CR', () => {
-  // BUG, reported: a lone CR is a line end (HTML, server-sent events, §9.2.4), so
-  // `data: a\r\r` is a complete event; eventsource-parser holds a final CR back
-  // (a LF may follow) and readSse never tells it the stream ended, so the last
-  // event is lost. Found by the first property above; turn `it.fails` back into
-  // `it` once readSse flushes the parser at the end of the body.
-  it.fails('delivers the last event of a stream that ends in a lone CR', async () => {
+  // A lone CR is a line end (HTML, server-sent events, §9.2.4), so `data: a\r\r`
+  // is a complete event; eventsource-parser holds a final CR back (a LF may
+  // follow), and the last event used to be lost. Found by the first property above.
+  it('delivers the last event of a stream that ends in a lone CR', async () => {
     const bytes = encoder.encode('data: a\r\rdata: b\r\r');
     expect((await read([bytes])).events.map((event) => event.data)).toEqual(['a', 'b']);
   });
 
-  // BUG, reported, same cause: a chunk ending in CR is held back, and the next
-  // chunk is only appended (not scanned) when it has no line end of its own, so
-  // the event that CR completed waits for some later line end: forever if the
-  // stream ends or stalls there. The same bytes in one chunk deliver it at once.
-  // Found by the arbitrary-text property with FC_NUM_RUNS=5000.
-  it.fails('delivers an event completed by a CR at a chunk end when the next chunk has no line end', async () => {
+  // Same cause: a chunk ending in CR is held back, and the next chunk is only
+  // appended (not scanned) when it has no line end of its own, so the event that
+  // CR completed used to wait for some later line end: forever if the stream
+  // ended or stalled there. Found by the arbitrary-text property with FC_NUM_RUNS=5000.
+  it('delivers an event completed by a CR at a chunk end when the next chunk has no line end', async () => {
     const whole = await read([encoder.encode('data: a\r\rb')]);
     expect(whole.events.map((event) => event.data)).toEqual(['a']);
     expect(await read([encoder.encode('data: a\r\r'), encoder.encode('b')])).toEqual(whole);
@@ -140,12 +137,11 @@ describe('SSE events ended by a lone CR', () => {
 });
 
 describe('SSE limits under every chunking', () => {
-  // BUG, reported: eventsource-parser checks maxBufferSize only on what is left
-  // buffered after a chunk, so an event that arrives whole inside one chunk is
-  // delivered however long it is, while the same bytes in smaller chunks fail
-  // with a ProtocolError. Found by this property (the first case fast-check tries
-  // fails); turn `it.fails` back into `it` once readSse bounds every event.
-  it.fails('fails with a ProtocolError for an event past maxLineBytes, however the bytes are cut', async () => {
+  // eventsource-parser checks maxBufferSize only on what is left buffered after a
+  // chunk, so an event that arrived whole inside one chunk used to be delivered
+  // however long it was, while the same bytes in smaller chunks failed with a
+  // ProtocolError. Found by this property (the first case fast-check tried).
+  it('fails with a ProtocolError for an event past maxLineBytes, however the bytes are cut', async () => {
     const big = fc.array(eventArb, { minLength: 1, maxLength: 4 });
     await fc.assert(
       fc.asyncProperty(big, chunkingArb, fc.integer({ min: 8, max: 40 }), async (events, chunking, max) => {

@@ -2,7 +2,11 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ProtocolError } from '../../errors/protocol-error.js';
 
 export interface SseReadOptions {
-  /** Most an event may buffer before it is complete (UTF-16 units, ≈ bytes for JSON). */
+  /**
+   * Longest event data accepted (UTF-16 units, ≈ bytes for JSON): every event is
+   * held to it however the bytes were cut, and an incomplete event or line may
+   * buffer it plus {@link FIELDS_ROOM} before the stream fails.
+   */
   readonly maxLineBytes: number;
   readonly onRetry: (ms: number) => void;
   /** Handles one event; `true` means the stream has given what was wanted. */
@@ -13,6 +17,18 @@ export interface SseReadOptions {
 
 /** How long a stream may stay open after it gave what was wanted before it is cancelled. */
 const LINGER_MS = 1000;
+
+/**
+ * What an incomplete event may buffer beyond `maxLineBytes`: its field names,
+ * line ends, id, event type and comments (64 KiB). The limit that counts is
+ * each event's data, checked as the event is dispatched; this one bounds memory
+ * while a line or an event is incomplete, and is larger so that it does not
+ * fail, in some cuts of the bytes only, an event whose data is within the limit.
+ */
+export const FIELDS_ROOM = 64 * 1024;
+
+const CR = 13;
+const LF = 10;
 
 /**
  * Feeds one SSE body through eventsource-parser, in arrival order, with one
@@ -28,24 +44,49 @@ export async function readSse(body: ReadableStream<Uint8Array>, options: SseRead
   const decoder = new TextDecoder();
   let done = false;
   let failure: Error | undefined;
+  const max = options.maxLineBytes;
+  const tooLong = () => new ProtocolError(`SSE event longer than the ${max}-byte limit (maxMessageBytes)`);
   const parser = createParser({
     onEvent: (event) => {
-      if (!done && options.onEvent(event)) done = true;
+      if (done || failure) return;
+      // The parser bounds only what is still buffered after a chunk: an event
+      // that arrives whole inside one chunk is held to the limit here.
+      if (event.data.length > max) failure = tooLong();
+      else if (options.onEvent(event)) done = true;
     },
-    onRetry: options.onRetry,
+    onRetry: (ms) => {
+      if (!done && !failure) options.onRetry(ms);
+    },
     // The parser counts what it buffers as it scans for line ends: no scan of our own.
-    maxBufferSize: options.maxLineBytes,
+    maxBufferSize: max + FIELDS_ROOM,
     onError: (error) => {
-      if (error.type === 'max-buffer-size-exceeded') {
-        failure ??= new ProtocolError(`SSE event longer than the ${options.maxLineBytes}-byte limit (maxMessageBytes)`);
-      }
+      if (error.type === 'max-buffer-size-exceeded') failure ??= tooLong();
     },
   });
+  // A CR ends a line whatever follows it (HTML, server-sent events, §9.2.4), but
+  // the parser holds back a CR that ends what it was fed until it sees whether
+  // a LF follows: an event that a chunk's last CR completes would wait for the
+  // next line end, forever if the stream stalls or ends there. A LF is fed after
+  // such a CR (CR LF is one line end, so the CR ends its line at once), and a
+  // LF that starts the next chunk is dropped as the second half of that CR LF.
+  let skipLf = false;
+  const feed = (text: string) => {
+    if (skipLf && text !== '') {
+      skipLf = false;
+      if (text.charCodeAt(0) === LF) text = text.slice(1);
+    }
+    if (text === '') return;
+    parser.feed(text);
+    if (text.charCodeAt(text.length - 1) === CR && !done && !failure) {
+      parser.feed('\n');
+      skipLf = true;
+    }
+  };
   try {
     while (!done && !failure) {
       const chunk = await reader.read();
       if (chunk.done) return undefined;
-      parser.feed(decoder.decode(chunk.value, { stream: true }));
+      feed(decoder.decode(chunk.value, { stream: true }));
     }
     if (done) await finish(reader);
     else await reader.cancel().catch(() => {});
