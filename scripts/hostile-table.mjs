@@ -111,6 +111,10 @@ function splitTitle(title) {
   return { fault: rest.slice(0, verb.index).replace(/[,;:]$/, ''), did: rest.slice(verb.index + 1) };
 }
 
+function plural(count, noun) {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 function cell(text) {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|');
 }
@@ -150,7 +154,7 @@ function faultTable(rows) {
   const survived = rows.reduce((sum, row) => sum + row.passed, 0);
   const lines = [
     `The hostile-server suite (\`test-servers/hostile/\`, ${SUITE.map((path) => `\`${path}\``).join(', ')}): ` +
-      `${rows.length} bad inputs, ${runs} runs across transports and eras, ${survived} survived.`,
+      `${plural(rows.length, 'bad input')}, ${plural(runs, 'run')} across transports and eras, ${survived} survived.`,
     '',
     '| family | fault | what the client did | where | passed |',
     '| --- | --- | --- | --- | --- |',
