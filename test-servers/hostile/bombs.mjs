@@ -1,6 +1,6 @@
 import { createGzip, gzipSync } from 'node:zlib';
 import { resultLine } from './handshake.mjs';
-import { sseEvent, startSse, write, writeEndless } from './wire.mjs';
+import { sendBody, sseEvent, startSse, write, writeEndless } from './wire.mjs';
 
 /**
  * Bombs: bodies that are small on the wire or never end. A client must count
@@ -87,12 +87,9 @@ export const BOMB_FAULTS = {
   'oversized-body': {
     family: 'bombs',
     summary: 'a well-formed 4 MiB JSON answer with its Content-Length',
-    call: async (ctx) => {
+    call: (ctx) => {
       const text = 'A'.repeat(4 * 1024 * 1024);
-      const body = resultLine(ctx.message.id, JSON.stringify({ content: [{ type: 'text', text }] }));
-      ctx.res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
-      await write(ctx.res, ctx.stats, body);
-      ctx.res.end();
+      return sendBody(ctx, resultLine(ctx.message.id, JSON.stringify({ content: [{ type: 'text', text }] })));
     },
   },
   'oversized-sse-event': {

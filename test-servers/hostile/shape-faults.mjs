@@ -1,6 +1,6 @@
 import { resultLine, TOOLS } from './handshake.mjs';
 import { deepNotSchema, deepResult, protoResult, protoTool, wideResult, wideSchema } from './payloads.mjs';
-import { write } from './wire.mjs';
+import { sendBody } from './wire.mjs';
 
 /** JSON shapes: deep and wide values and schemas, prototype keys, endless pagination. */
 
@@ -9,23 +9,17 @@ export const DEEP_SCHEMA_LEVELS = 36;
 /** Properties of the `wide-schema` tool's input schema. */
 export const WIDE_SCHEMA_PROPERTIES = 100_000;
 
-async function sendJson(ctx, body) {
-  ctx.res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
-  await write(ctx.res, ctx.stats, body);
-  ctx.res.end();
-}
-
 /** `tools/list` answered with `TOOLS` plus `extra` (JSON text of tool objects). */
 function listWith(ctx, extra) {
   const complete = ctx.era === 'modern' ? '"resultType":"complete","ttlMs":0,' : '';
   const tools = [...TOOLS.map((tool) => JSON.stringify(tool)), ...extra].join(',');
-  return sendJson(ctx, resultLine(ctx.message.id, `{${complete}"tools":[${tools}]}`));
+  return sendBody(ctx, resultLine(ctx.message.id, `{${complete}"tools":[${tools}]}`));
 }
 
 /** Tool results are the payload plus, in 2026-07-28, `resultType` in front. */
 function callWith(ctx, resultJson) {
   const body = ctx.era === 'modern' ? `{"resultType":"complete",${resultJson.slice(1)}` : resultJson;
-  return sendJson(ctx, resultLine(ctx.message.id, body));
+  return sendBody(ctx, resultLine(ctx.message.id, body));
 }
 
 export const SHAPE_FAULTS = {
@@ -63,7 +57,7 @@ export const SHAPE_FAULTS = {
     list: (ctx) => {
       const cursor = `page-${ctx.stats.requests.length}`;
       const complete = ctx.era === 'modern' ? '"resultType":"complete","ttlMs":0,' : '';
-      return sendJson(
+      return sendBody(
         ctx,
         resultLine(ctx.message.id, `{${complete}"tools":[],"nextCursor":${JSON.stringify(cursor)}}`),
       );

@@ -1,5 +1,5 @@
 import { resultLine, textResult } from './handshake.mjs';
-import { sseEvent, startSse, write } from './wire.mjs';
+import { sendBody, sseEvent, startSse, write } from './wire.mjs';
 
 /**
  * URLs and input requests the server chooses: a URL-mode elicitation of any
@@ -24,9 +24,7 @@ function mrtr(ctx, inputRequests) {
     responses === undefined
       ? { resultType: 'input_required', inputRequests }
       : textResult(JSON.stringify(responses), 'modern');
-  const body = resultLine(ctx.message.id, JSON.stringify(result));
-  ctx.res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
-  ctx.res.end(body);
+  return sendBody(ctx, resultLine(ctx.message.id, JSON.stringify(result)));
 }
 
 export const URL_FAULTS = {

@@ -57,6 +57,13 @@ export function sseEvent(data, fields = {}) {
   return `${event}data: ${data}\n\n`;
 }
 
+/** A whole answer with its `Content-Length`, counted like any hostile write. */
+export async function sendBody(ctx, body, contentType = 'application/json') {
+  ctx.res.writeHead(200, { 'content-type': contentType, 'content-length': String(Buffer.byteLength(body)) });
+  await write(ctx.res, ctx.stats, body);
+  ctx.res.end();
+}
+
 export function startSse(res, extraHeaders = {}) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...extraHeaders });
 }

@@ -56,39 +56,36 @@ describe.each(['legacy', 'modern'] as const)('urls (%s era)', (era) => {
   );
 });
 
+/** A 2026-07-28 client on `input-flood` whose form elicitation handler counts its calls and declines. */
+async function openInputFlood() {
+  const counted = { asked: 0 };
+  const hostile = await open('input-flood', {
+    era: 'modern',
+    client: {
+      elicitation: () => {
+        counted.asked++;
+        return { action: 'decline' };
+      },
+    },
+  });
+  return { ...hostile, counted };
+}
+
 describe('input requests (2026-07-28)', () => {
   it(`${INPUT_FLOOD_REQUESTS.toLocaleString('en')} input requests in one round fail the call with McpError (limits.maxInputRequests) before any handler runs`, async () => {
-    let asked = 0;
-    const { client } = await open('input-flood', {
-      era: 'modern',
-      client: {
-        elicitation: () => {
-          asked++;
-          return { action: 'decline' };
-        },
-      },
-    });
+    const { client, counted } = await openInputFlood();
     const { value: error, ms } = await timed(() => rejection(client.callTool('hostile')));
     expect(error).toBeInstanceOf(McpError);
     expect((error as Error).message).toMatch(/maxInputRequests/);
     expect(ms).toBeLessThan(2000);
-    expect(asked).toBe(0);
+    expect(counted.asked).toBe(0);
     await expectHealthy(client);
   });
 
   it('16 input requests (the default limit) are all answered', async () => {
-    let asked = 0;
-    const { client } = await open('input-flood', {
-      era: 'modern',
-      client: {
-        elicitation: () => {
-          asked++;
-          return { action: 'decline' };
-        },
-      },
-    });
+    const { client, counted } = await openInputFlood();
     const result = await client.callTool('hostile', { count: 16 });
     expect(Object.keys(JSON.parse(result.text) as object)).toHaveLength(16);
-    expect(asked).toBe(16);
+    expect(counted.asked).toBe(16);
   });
 });
