@@ -210,27 +210,43 @@ export class Connection {
    * sent before a renewal that already happened. A renewal that fails
    * fails the calls waiting for it and leaves the session gone, so the next call
    * starts another: never more than one at a time, never a retry within a call.
+   * The renewal as a whole gets `requestTimeout`: a server that never answers
+   * part of the handshake cannot hold every later call.
    */
   async #renewal(generation: number, method: string, options: CallOptions): Promise<void> {
-    const { awaitRenewal } = await renewalWait();
+    const { waitForRenewal } = await renewalWait();
     if (generation !== this.#generation) return;
     const { signal } = options;
     if (signal?.aborted) throw signal.reason;
-    this.#renewing ??= this.#renew().finally(() => {
-      this.#renewing = undefined;
-    });
-    const timeoutMs = options.timeout ?? this.#options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
-    return awaitRenewal(this.#renewing, method, signal, timeoutMs);
+    const requestTimeout = this.#options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
+    if (!this.#renewing) {
+      const stop = new AbortController();
+      this.#renewing = waitForRenewal(this.#renew(stop.signal), 'the session renewal', undefined, requestTimeout)
+        .catch((error: unknown) => {
+          stop.abort(error);
+          throw error;
+        })
+        .finally(() => {
+          this.#renewing = undefined;
+        });
+    }
+    const timeoutMs = options.timeout ?? requestTimeout;
+    return waitForRenewal(this.#renewing, `${method} (waiting for a new session)`, signal, timeoutMs);
   }
 
-  /** A new handshake, bound to no one call: a caller that gives up leaves it to the others. */
-  async #renew(): Promise<void> {
-    const server = await this.#era.connect(this.#context({}));
+  /**
+   * A new handshake, bound to no one call (a caller that gives up leaves it to
+   * the others) but to `signal`: one that timed out must not start its session
+   * late, over a newer one.
+   */
+  async #renew(signal: AbortSignal): Promise<void> {
+    const server = await this.#era.connect(this.#context({ signal }));
+    signal.throwIfAborted();
     this.#started(server);
     this.#generation++;
     this.#cache?.clear();
     for (const uri of this.subscriptions) {
-      await this.#era.request(this.#channel, 'resources/subscribe', { uri }, { parse: parseEmpty });
+      await this.#era.request(this.#channel, 'resources/subscribe', { uri }, { parse: parseEmpty, signal });
     }
   }
 

@@ -103,7 +103,11 @@ export interface ClientOptions {
   readonly onWarning?: (message: string) => void;
   /** Pin one protocol version instead of negotiating. */
   readonly protocolVersion?: string;
-  /** Default per-request timeout in ms (default 60000); progress restarts it. */
+  /**
+   * Default per-request timeout in ms (default 60000); progress restarts it. It
+   * also bounds a renewal of an expired session as a whole (handshake and
+   * re-subscriptions), and a call's wait for one unless the call has its own.
+   */
   readonly requestTimeout?: number;
   /** Capabilities to declare on top of those derived from the handlers (`experimental`, `extensions`). */
   readonly capabilities?: Pick<ClientCapabilities, 'experimental' | 'extensions'>;

@@ -1,17 +1,17 @@
 import { Deadlines } from './pending-calls.js';
 
-/** The deadlines of every call waiting for a session renewal, on one timer. */
+/** The deadlines of session renewals and of the calls waiting for them, on one timer. */
 const deadlines = new Deadlines();
 
 /**
- * Waits for a session renewal that other calls may share, no longer than this
- * call's own signal and timeout (`timeoutMs`, as its request would wait) allow.
- * Giving up leaves the renewal to the calls still waiting. Loaded on demand: a
- * session that never expires never needs it.
+ * Waits for a session renewal no longer than `signal` and `timeoutMs` allow
+ * (0 or Infinity: no limit), then fails with a TimeoutError naming `what`. A call
+ * waits so for a renewal others may share: giving up leaves it to the calls
+ * still waiting. Loaded on demand: a session that never expires never needs it.
  */
-export function awaitRenewal(
+export function waitForRenewal(
   renewal: Promise<void>,
-  method: string,
+  what: string,
   signal: AbortSignal | undefined,
   timeoutMs: number,
 ): Promise<void> {
@@ -23,9 +23,7 @@ export function awaitRenewal(
     };
     const onAbort = () => settle(() => reject(signal?.reason));
     const deadline = deadlines.start(timeoutMs, () =>
-      settle(() =>
-        reject(new DOMException(`${method} timed out after ${timeoutMs} ms waiting for a new session`, 'TimeoutError')),
-      ),
+      settle(() => reject(new DOMException(`${what} timed out after ${timeoutMs} ms`, 'TimeoutError'))),
     );
     signal?.addEventListener('abort', onAbort, { once: true });
     renewal.then(

@@ -147,6 +147,38 @@ describe('a session renewal that fails (found by the soak)', () => {
   });
 });
 
+describe('a session renewal the server never finishes', () => {
+  it('fails at the request timeout, and the next call renews again', async () => {
+    const scenario = await servers.scenario({
+      inner: 'stateful',
+      rules: [
+        { match: { method: 'tools/call', times: 1 }, action: { type: 'expire-session' } },
+        // The renewal's initialize is answered, its notifications/initialized never.
+        { match: { method: 'notifications/initialized', nth: 2 }, action: { type: 'stall' } },
+      ],
+    });
+    const { client } = await open(scenario.mcp, {
+      transport: { standaloneStream: false },
+      client: { requestTimeout: 300 },
+    });
+    const started = performance.now();
+    // The call would wait 5 s; the renewal gets the client's requestTimeout in all.
+    const error = await client
+      .callTool('echo', { text: 'expired' }, { timeout: 5000 })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'TimeoutError', message: expect.stringContaining('session renewal') });
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect((await client.callTool('echo', { text: 'later' })).text).toBe('later');
+
+    const stats = await scenario.stats();
+    expect(stats.methods.initialize).toBe(3);
+    expect(sessionless(stats.requests)).toEqual([]);
+    // Each opens a new session: none carries the id the unfinished renewal was given.
+    const initializes = stats.requests.filter((request) => request.method === 'initialize');
+    expect(initializes.map((request) => request.headers['mcp-session-id'])).toEqual([undefined, undefined, undefined]);
+  });
+});
+
 describe('a session that ends outside a POST (the soak saw HttpError 404 "Session not found")', () => {
   it('a 404 to the resumption of a dropped stream fails that call with SessionExpiredError, does not run it again, and the next call renews', async () => {
     const scenario = await servers.scenario({

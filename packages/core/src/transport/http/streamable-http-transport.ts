@@ -185,9 +185,13 @@ export class StreamableHttpTransport implements Transport {
     }
     const headers = this.#headers(JSON_OR_SSE, options.headers);
     headers.set('content-type', JSON_TYPE);
-    // A new session opens with no version header and no session id (checklist §1.5).
-    if (initialize) headers.delete(VERSION_HEADER);
-    const sentSession = this.#sessionId;
+    // A new session opens with no version header and no session id (checklist §1.5),
+    // even when a renewal that never finished left one.
+    if (initialize) {
+      headers.delete(VERSION_HEADER);
+      headers.delete(SESSION_HEADER);
+    }
+    const sentSession = initialize ? undefined : this.#sessionId;
     const response = await this.#http.send({
       method: 'POST',
       headers,
