@@ -47,7 +47,11 @@ export interface StreamableHttpTransportOptions {
    */
   readonly auth?: OAuthProvider;
   readonly retry?: RetryOptions;
-  /** Largest JSON body or SSE line accepted, in bytes (default 64 MiB). */
+  /**
+   * Largest JSON body or SSE event data accepted, in bytes (default 64 MiB). An
+   * SSE line or event still incomplete may buffer 64 KiB more (its field names,
+   * id and comments) before the stream fails.
+   */
   readonly maxMessageBytes?: number;
   /**
    * Allow the standalone GET stream for server-initiated messages (default true). It
