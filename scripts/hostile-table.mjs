@@ -139,9 +139,13 @@ function faultRows(report) {
     for (const test of file.assertionResults ?? []) {
       const { family, where } = placeOf(file.name, test.ancestorTitles ?? []);
       const key = `${family}\u0000${test.title}`;
-      const row = rows.get(key) ?? { family, ...splitTitle(test.title), where: [], passed: 0, failed: 0 };
+      const title = test.title.replace(/ \(known bug\)$/, '');
+      const row = rows.get(key) ?? { family, ...splitTitle(title), where: [], passed: 0, failed: 0, knownBugs: 0 };
       if (!row.where.includes(where)) row.where.push(where);
-      if (test.status === 'passed') row.passed++;
+      // An `it.fails` case pins a bug not fixed yet: it "passes" while the client still fails.
+      const knownBug = /\(known bug\)$/.test(test.title);
+      if (test.status === 'passed' && !knownBug) row.passed++;
+      else if (test.status === 'passed') row.knownBugs++;
       else if (test.status === 'failed') row.failed++;
       rows.set(key, row);
     }
@@ -151,7 +155,7 @@ function faultRows(report) {
 }
 
 function faultTable(rows) {
-  const runs = rows.reduce((sum, row) => sum + row.passed + row.failed, 0);
+  const runs = rows.reduce((sum, row) => sum + row.passed + row.failed + row.knownBugs, 0);
   const survived = rows.reduce((sum, row) => sum + row.passed, 0);
   const lines = [
     `The hostile-server suite (\`test-servers/hostile/\`, ${SUITE.map((path) => `\`${path}\``).join(', ')}): ` +
@@ -161,7 +165,9 @@ function faultTable(rows) {
     '| --- | --- | --- | --- | --- |',
   ];
   for (const row of rows) {
-    const passed = row.failed === 0 ? (row.passed > 0 ? 'yes' : 'skipped') : `**no** (${row.failed} failed)`;
+    let passed = row.passed > 0 ? 'yes' : 'skipped';
+    if (row.knownBugs > 0) passed = '**no** (known bug, pinned with `it.fails`)';
+    if (row.failed > 0) passed = `**no** (${row.failed} failed)`;
     lines.push(`| ${cell(row.family)} | ${cell(row.fault)} | ${cell(row.did)} | ${row.where.join(', ')} | ${passed} |`);
   }
   return lines.join('\n');

@@ -37,4 +37,29 @@ export const STORM_FAULTS = {
       ctx.res.end();
     },
   },
+  'event-id-unicode': {
+    family: 'retry-storms',
+    summary:
+      "the call's stream primes with an event id that is not a byte string (\u{1F4A5}) and ends without the answer",
+    call: async (ctx) => {
+      startSse(ctx.res);
+      await write(ctx.res, ctx.stats, 'id: \u{1F4A5}\nretry: 0\ndata: \n\n');
+      ctx.res.end();
+    },
+    get: (ctx) => ctx.refuseGet(),
+  },
+  'get-event-id-unicode': {
+    family: 'retry-storms',
+    summary: 'the standalone GET stream sends an event whose id is not a byte string, then ends',
+    get: async (ctx) => {
+      startSse(ctx.res);
+      const note = JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'notifications/message',
+        params: { level: 'info', data: 'hi' },
+      });
+      await write(ctx.res, ctx.stats, `id: \u{1F4A5}\nretry: 0\ndata: ${note}\n\n`);
+      ctx.res.end();
+    },
+  },
 };
