@@ -24,43 +24,31 @@ function sseServer(): { server: Server; answer: { current: Answer }; streams: Pr
   const json = (res: ServerResponse, message: unknown) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(message));
   };
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const stream = () => streams.push(new Promise((resolve) => res.on('close', resolve)));
     if (req.method === 'GET' && req.url === '/endless-comment') {
       stream();
-      return void endlessComment(res);
+      return endlessComment(res);
     }
     if (req.method !== 'POST') return void res.writeHead(405).end();
     let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (piece: string) => {
-      text += piece;
-    });
-    req.on('end', () => {
-      const { id, method, params } = JSON.parse(text) as {
-        id?: unknown;
-        method: string;
-        params?: Record<string, unknown>;
-      };
-      if (id === undefined) return void res.writeHead(202).end();
-      if (method === 'initialize') {
-        const serverInfo = { name: 'sse-framing', version: '1.0.0' };
-        return json(res, {
-          jsonrpc: '2.0',
-          id,
-          result: { protocolVersion: params?.protocolVersion, capabilities: { tools: {} }, serverInfo },
-        });
-      }
-      if (method === 'tools/call' && params?.name === 'echo') {
-        return json(res, { jsonrpc: '2.0', id, result: textResult((params.arguments as { text: string }).text) });
-      }
-      if (method === 'tools/call' && params?.name === 'sse') {
-        stream();
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        return void answer.current(res, id);
-      }
-      json(res, { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
-    });
+    for await (const piece of req) text += piece;
+    type Message = { id?: unknown; method: string; params?: Record<string, unknown> };
+    const { id, method, params } = JSON.parse(text) as Message;
+    if (id === undefined) return void res.writeHead(202).end();
+    if (method === 'initialize') {
+      const result = { protocolVersion: params?.protocolVersion, capabilities: { tools: {} }, serverInfo: SERVER_INFO };
+      return json(res, { jsonrpc: '2.0', id, result });
+    }
+    if (method === 'tools/call' && params?.name === 'echo') {
+      return json(res, { jsonrpc: '2.0', id, result: textResult((params.arguments as { text: string }).text) });
+    }
+    if (method === 'tools/call' && params?.name === 'sse') {
+      stream();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      return answer.current(res, id);
+    }
+    json(res, { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
   });
   return { server, answer, streams };
 }
@@ -75,6 +63,7 @@ async function endlessComment(res: ServerResponse): Promise<void> {
   }
 }
 
+const SERVER_INFO = { name: 'sse-framing', version: '1.0.0' };
 const textResult = (text: string) => ({ content: [{ type: 'text', text }] });
 const response = (id: unknown, text: string) => JSON.stringify({ jsonrpc: '2.0', id, result: textResult(text) });
 
