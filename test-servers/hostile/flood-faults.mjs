@@ -7,6 +7,8 @@ import { sleep, sseEvent, stall, startSse, write } from './wire.mjs';
 export const FLOOD_NOTIFICATIONS = 10_000;
 /** How many it sends per 10 ms tick: 10,000 a second. */
 const PER_TICK = 100;
+/** Requests `request-flood` sends at once. */
+export const REQUEST_FLOOD = 1000;
 /** Interval of `progress-forever`'s progress notifications, in ms. */
 const PROGRESS_INTERVAL_MS = 50;
 
@@ -56,6 +58,24 @@ export const FLOOD_FAULTS = {
         if (!(await write(ctx.res, ctx.stats, event))) return;
         await sleep(PROGRESS_INTERVAL_MS);
       }
+    },
+  },
+  'request-flood': {
+    family: 'floods',
+    summary: `${REQUEST_FLOOD.toLocaleString('en')} ping requests on the call's stream at once; answers with how many replies came back`,
+    call: async (ctx) => {
+      startSse(ctx.res);
+      const replies = () => ctx.stats.requests.filter((request) => request.rpcMethod === undefined).length;
+      const before = replies();
+      let batch = '';
+      for (let index = 0; index < REQUEST_FLOOD; index++) {
+        batch += sseEvent(JSON.stringify({ jsonrpc: '2.0', id: `ping-${index}`, method: 'ping' }));
+      }
+      if (!(await write(ctx.res, ctx.stats, batch))) return;
+      for (let waited = 0; replies() - before < REQUEST_FLOOD && waited < 10_000; waited += 20) await sleep(20);
+      const text = String(replies() - before);
+      await write(ctx.res, ctx.stats, sseEvent(resultLine(ctx.message.id, JSON.stringify(textResult(text, ctx.era)))));
+      ctx.res.end();
     },
   },
 };

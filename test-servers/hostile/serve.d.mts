@@ -50,3 +50,5 @@ export const DEEP_SCHEMA_LEVELS: number;
 export const INPUT_FLOOD_REQUESTS: number;
 /** Where endless writers stop even if the client never does. */
 export const ENDLESS_CAP_BYTES: number;
+/** Requests `request-flood` sends at once. */
+export const REQUEST_FLOOD: number;

@@ -14,7 +14,7 @@ import { plain, readBody } from './wire.mjs';
  */
 
 export { GZIP_BOMB_DECODED_BYTES } from './bombs.mjs';
-export { FLOOD_NOTIFICATIONS } from './flood-faults.mjs';
+export { FLOOD_NOTIFICATIONS, REQUEST_FLOOD } from './flood-faults.mjs';
 export { CHURN_RESPONSES } from './frame-faults.mjs';
 export { DEEP_SCHEMA_LEVELS } from './shape-faults.mjs';
 export { INPUT_FLOOD_REQUESTS } from './url-faults.mjs';
@@ -84,6 +84,8 @@ export async function startHostileServer() {
       ctx.answered(message);
       return plain(res, 202, '');
     }
+    const handshake = fault.handshake?.(ctx);
+    if (handshake) return handshake;
     if (message.method === 'tools/list' && fault.list) return fault.list(ctx);
     if (isHostileCall(message) && fault.call) return fault.call(ctx);
     const answer = healthyAnswer(message, era);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FLOOD_NOTIFICATIONS } from '../../../../test-servers/hostile/serve.mjs';
+import { FLOOD_NOTIFICATIONS, REQUEST_FLOOD } from '../../../../test-servers/hostile/serve.mjs';
 import { McpError } from '../../src/index.js';
 import { expectHealthy, MiB, peakGrowthDuring, rejection, timed, until } from './checks.js';
 import { useHostileClients, useHostileServer } from './hostile-harness.js';
@@ -74,6 +74,16 @@ describe('floods (legacy era, GET stream)', () => {
     const dropped = () => errors.filter((error) => /dropped notifications\/message/.test(error.message)).length;
     await until(() => handled + dropped() === FLOOD_NOTIFICATIONS, 5000, 'every notification handled or reported');
     expect(errors.length - dropped()).toBe(0);
+    await expectHealthy(client);
+  });
+
+  it(`${REQUEST_FLOOD.toLocaleString('en')} ping requests at once are each answered (result or busy error), with calls answered in < 2 s meanwhile`, async () => {
+    const { client } = await open('request-flood', { client: { limits: { maxConcurrentHandlers: 4 } } });
+    const flood = client.callTool('hostile');
+    for (let call = 0; call < 3; call++) {
+      expect((await timed(() => expectHealthy(client))).ms).toBeLessThan(2000);
+    }
+    expect((await flood).text).toBe(String(REQUEST_FLOOD));
     await expectHealthy(client);
   });
 });
