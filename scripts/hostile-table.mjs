@@ -40,6 +40,7 @@ const FAMILY_ORDER = [
   'redirects',
   'urls',
   'input requests',
+  'protocol',
   'http+sse',
   'leaks',
   'stdio frames',
