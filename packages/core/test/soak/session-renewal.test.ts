@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError, SessionExpiredError } from '../../src/index.js';
+import { type CallOptions, HttpError, SessionExpiredError } from '../../src/index.js';
 import { until, useClients, useHttpServers } from '../http/harness.js';
-import type { SeenRequest } from '../http/test-servers.js';
+import type { FaultRule, SeenRequest } from '../http/test-servers.js';
 
 const servers = useHttpServers();
 const open = useClients();
@@ -10,23 +10,42 @@ const open = useClients();
 const sessionless = (requests: readonly SeenRequest[]) =>
   requests.filter((request) => request.method === 'tools/call' && request.headers['mcp-session-id'] === undefined);
 
+/** A client (no GET stream) whose first tools/call finds the session expired; `renewal` acts on what follows. */
+async function expiring(...renewal: FaultRule[]) {
+  const scenario = await servers.scenario({
+    inner: 'stateful',
+    rules: [{ match: { method: 'tools/call', times: 1 }, action: { type: 'expire-session' } }, ...renewal],
+  });
+  const { client } = await open(scenario.mcp, { transport: { standaloneStream: false } });
+  return { scenario, client };
+}
+
+/** A call whose session expired, once the renewal's `initialize` is held up for `ms` at the server. */
+async function renewalUnderWay(ms: number, options?: CallOptions) {
+  const { scenario, client } = await expiring({
+    match: { method: 'initialize', nth: 2 },
+    action: { type: 'stall', ms },
+  });
+  const expired = client.callTool('echo', { text: 'expired' }, options);
+  await until(async () => (await scenario.stats()).rules[1]?.applied === 1);
+  return { scenario, client, expired };
+}
+
+/** The renewal's `initialize` is reset, `times` renewals in a row. */
+const failedRenewals = (times = 1): FaultRule[] =>
+  Array.from({ length: times }, (_, index) => ({
+    match: { method: 'initialize', nth: index + 2 },
+    action: { type: 'reset-before' },
+  }));
+
 describe('a call made while an expired session is being renewed (found by the soak)', () => {
   // A call started before the new `initialize` is answered used to go out with
   // no Mcp-Session-Id, and a stateful server refuses that (2025-11-25, Session
   // Management: every request after the handshake carries the id): HttpError
   // 400 where it would have succeeded a moment later.
   it('waits for the new session instead of going out without one', async () => {
-    const scenario = await servers.scenario({
-      inner: 'stateful',
-      rules: [
-        { match: { method: 'tools/call', tool: 'echo', times: 1 }, action: { type: 'expire-session' } },
-        // The renewal's handshake takes a moment, as it may on a real network.
-        { match: { method: 'initialize', nth: 2 }, action: { type: 'stall', ms: 300 } },
-      ],
-    });
-    const { client } = await open(scenario.mcp, { transport: { standaloneStream: false } });
-    const expired = client.callTool('echo', { text: 'expired' });
-    await until(async () => (await scenario.stats()).rules[1]?.applied === 1);
+    // The renewal's handshake takes a moment, as it may on a real network.
+    const { scenario, client, expired } = await renewalUnderWay(300);
     const during = client.callTool('add', { a: 1, b: 2 });
     const [first, second] = await Promise.allSettled([expired, during]);
     expect(first).toMatchObject({ status: 'fulfilled', value: { text: 'expired' } });
@@ -38,16 +57,7 @@ describe('a call made while an expired session is being renewed (found by the so
   });
 
   it('a call waiting for the renewal gives up at its own timeout, and the renewal goes on for the others', async () => {
-    const scenario = await servers.scenario({
-      inner: 'stateful',
-      rules: [
-        { match: { method: 'tools/call', tool: 'echo', times: 1 }, action: { type: 'expire-session' } },
-        { match: { method: 'initialize', nth: 2 }, action: { type: 'stall', ms: 1500 } },
-      ],
-    });
-    const { client } = await open(scenario.mcp, { transport: { standaloneStream: false } });
-    const expired = client.callTool('echo', { text: 'expired' });
-    await until(async () => (await scenario.stats()).rules[1]?.applied === 1);
+    const { scenario, client, expired } = await renewalUnderWay(1500);
     const started = performance.now();
     const impatient = await client.callTool('add', { a: 1, b: 2 }, { timeout: 100 }).catch((error: unknown) => error);
     expect(impatient).toMatchObject({ name: 'TimeoutError' });
@@ -62,17 +72,8 @@ describe('a call made while an expired session is being renewed (found by the so
   });
 
   it('an aborted call that started the renewal leaves it to the calls still waiting', async () => {
-    const scenario = await servers.scenario({
-      inner: 'stateful',
-      rules: [
-        { match: { method: 'tools/call', tool: 'echo', times: 1 }, action: { type: 'expire-session' } },
-        { match: { method: 'initialize', nth: 2 }, action: { type: 'stall', ms: 300 } },
-      ],
-    });
-    const { client } = await open(scenario.mcp, { transport: { standaloneStream: false } });
     const controller = new AbortController();
-    const expired = client.callTool('echo', { text: 'expired' }, { signal: controller.signal });
-    await until(async () => (await scenario.stats()).rules[1]?.applied === 1);
+    const { scenario, client, expired } = await renewalUnderWay(300, { signal: controller.signal });
     const during = client.callTool('add', { a: 1, b: 2 });
     controller.abort(new DOMException('the user went away', 'AbortError'));
     await expect(expired).rejects.toMatchObject({ name: 'AbortError' });
@@ -86,14 +87,7 @@ describe('a session renewal that fails (found by the soak)', () => {
   // later call went out without Mcp-Session-Id and failed with HttpError 400,
   // never with the 404 that would renew, so the client never recovered.
   it('a failed renewal does not leave every later call without a session', async () => {
-    const scenario = await servers.scenario({
-      inner: 'stateful',
-      rules: [
-        { match: { method: 'tools/call', times: 1 }, action: { type: 'expire-session' } },
-        { match: { method: 'initialize', nth: 2 }, action: { type: 'reset-before' } },
-      ],
-    });
-    const { client } = await open(scenario.mcp, { transport: { standaloneStream: false } });
+    const { scenario, client } = await expiring(...failedRenewals());
     await expect(client.callTool('echo', { text: 'expired' })).rejects.toThrow();
     expect((await client.callTool('echo', { text: 'later' })).text).toBe('later');
     expect((await client.callTool('echo', { text: 'and later' })).text).toBe('and later');
@@ -103,14 +97,7 @@ describe('a session renewal that fails (found by the soak)', () => {
   });
 
   it('calls made after a failed renewal share one new renewal', async () => {
-    const scenario = await servers.scenario({
-      inner: 'stateful',
-      rules: [
-        { match: { method: 'tools/call', times: 1 }, action: { type: 'expire-session' } },
-        { match: { method: 'initialize', nth: 2 }, action: { type: 'reset-before' } },
-      ],
-    });
-    const { client } = await open(scenario.mcp, { transport: { standaloneStream: false } });
+    const { scenario, client } = await expiring(...failedRenewals());
     await expect(client.callTool('echo', { text: 'expired' })).rejects.toThrow();
     const texts = await Promise.all(
       ['a', 'b', 'c', 'd'].map(async (text) => (await client.callTool('echo', { text })).text),
@@ -120,16 +107,7 @@ describe('a session renewal that fails (found by the soak)', () => {
   });
 
   it('renewals that keep failing cost each call one attempt, never a loop, and the first that succeeds heals the client', async () => {
-    const scenario = await servers.scenario({
-      inner: 'stateful',
-      rules: [
-        { match: { method: 'tools/call', times: 1 }, action: { type: 'expire-session' } },
-        { match: { method: 'initialize', nth: 2 }, action: { type: 'reset-before' } },
-        { match: { method: 'initialize', nth: 3 }, action: { type: 'reset-before' } },
-        { match: { method: 'initialize', nth: 4 }, action: { type: 'reset-before' } },
-      ],
-    });
-    const { client } = await open(scenario.mcp, { transport: { standaloneStream: false } });
+    const { scenario, client } = await expiring(...failedRenewals(3));
     for (const text of ['expired', 'second', 'third']) {
       const error = await client.callTool('echo', { text }).catch((caught: unknown) => caught);
       // The renewal's own failure (a reset), not a 400 for a call without a session.
