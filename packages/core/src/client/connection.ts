@@ -241,7 +241,7 @@ export class Connection {
    */
   async #renew(signal: AbortSignal): Promise<void> {
     const server = await this.#era.connect(this.#context({ signal }));
-    signal.throwIfAborted();
+    if (signal.aborted) throw signal.reason;
     this.#started(server);
     this.#generation++;
     this.#cache?.clear();

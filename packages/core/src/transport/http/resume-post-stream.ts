@@ -34,8 +34,8 @@ const DEFAULT_MAX_RESUME_ATTEMPTS = 5;
  * 2025-11-25 polling included, waiting out `retry:`) until the response
  * arrives, so the call completes without sending the request again. Rejects
  * when the stream cannot be resumed: no event id to resume from, the attempts
- * are used up, or the GET fails (a 404: SessionExpiredError). Loaded on demand: a stream that carries its
- * response never needs it.
+ * are used up, the GET fails, or the session is gone (SessionExpiredError).
+ * Loaded on demand: a stream that carries its response never needs it.
  */
 export async function resumePostStream(stream: BrokenPostStream): Promise<void> {
   const { http, sse, cursor, requestId, signal } = stream;
