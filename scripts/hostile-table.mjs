@@ -108,7 +108,9 @@ function splitTitle(title) {
   const named = /^[a-z]+(?:-[a-z]+)+: /.exec(title);
   const rest = named ? title.slice(named[0].length) : title;
   const verb =
-    /(?<!\bthat|\bwhich) (fails?|is|are|settles|pollute|does not|cannot|carries|stops|reaches|leaves?) /.exec(rest);
+    /(?<!\bthat|\bwhich) (fails?|is|are|settles|pollute|does not|cannot|carries|stops|reaches|leaves?|make) /.exec(
+      rest,
+    );
   if (!verb) return { fault: rest, did: '' };
   return { fault: rest.slice(0, verb.index).replace(/[,;:]$/, ''), did: rest.slice(verb.index + 1) };
 }

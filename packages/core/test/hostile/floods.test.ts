@@ -86,4 +86,23 @@ describe('floods (legacy era, GET stream)', () => {
     expect((await flood).text).toBe(String(REQUEST_FLOOD));
     await expectHealthy(client);
   });
+
+  // Found by this suite, not fixed yet (transport/http/linked-signal.ts): every reply to a
+  // server request is a send without a per-call signal, and each links to the transport's
+  // long-lived signal while it runs; a burst of more than 10 makes Node print a
+  // MaxListenersExceededWarning (a possible-leak warning in the app's log, though each link
+  // is removed when its send ends). Remove `.fails` and "(known bug)" when it is fixed.
+  it.fails('1,000 ping requests at once make Node print no MaxListenersExceededWarning (known bug)', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const { client } = await open('request-flood', { client: { limits: { maxConcurrentHandlers: 4 } } });
+      expect((await client.callTool('hostile')).text).toBe(String(REQUEST_FLOOD));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning')).toEqual([]);
+  });
 });
