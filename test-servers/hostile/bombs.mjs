@@ -106,4 +106,24 @@ export const BOMB_FAULTS = {
       ctx.res.end();
     },
   },
+  'endless-error-body': {
+    family: 'bombs',
+    summary: 'HTTP 500 whose text body never ends',
+    call: (ctx) => {
+      ctx.res.writeHead(500, { 'content-type': 'text/plain' });
+      return writeEndless(ctx.res, ctx.stats, 'server error: ');
+    },
+  },
+  'endless-refusal-body': {
+    family: 'bombs',
+    summary: 'HTTP 400 whose JSON body (where a -32020-style error would be) never ends',
+    call: (ctx) => {
+      ctx.res.writeHead(400, { 'content-type': 'application/json' });
+      return writeEndless(
+        ctx.res,
+        ctx.stats,
+        `{"jsonrpc":"2.0","id":${JSON.stringify(ctx.message.id)},"error":{"code":-32020,"message":"`,
+      );
+    },
+  },
 };

@@ -53,4 +53,14 @@ export const FRAME_FAULTS = {
       ctx.res.end();
     },
   },
+  'huge-headers': {
+    family: 'frames',
+    summary: 'answers the call with 256 KiB of response headers',
+    call: (ctx) => {
+      const headers = { 'content-type': 'application/json' };
+      for (let index = 0; index < 64; index++) headers[`x-filler-${index}`] = 'A'.repeat(4096);
+      ctx.res.writeHead(200, headers);
+      ctx.res.end(resultLine(ctx.message.id, JSON.stringify(textResult('too late', ctx.era))));
+    },
+  },
 };

@@ -62,4 +62,20 @@ export const STORM_FAULTS = {
       ctx.res.end();
     },
   },
+  'retry-after-storm': {
+    family: 'retry-storms',
+    summary: 'answers the call with 503 and Retry-After: 0, every time',
+    call: (ctx) => {
+      ctx.res.writeHead(503, { 'retry-after': '0', 'content-type': 'text/plain' });
+      ctx.res.end('busy');
+    },
+  },
+  'retry-after-forever': {
+    family: 'retry-storms',
+    summary: 'answers the call with 503 and Retry-After: 31536000 (a year)',
+    call: (ctx) => {
+      ctx.res.writeHead(503, { 'retry-after': '31536000', 'content-type': 'text/plain' });
+      ctx.res.end('come back next year');
+    },
+  },
 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ENDLESS_CAP_BYTES, GZIP_BOMB_DECODED_BYTES } from '../../../../test-servers/hostile/serve.mjs';
 import { HttpError } from '../../src/index.js';
-import { expectHealthy, MiB, peakGrowthDuring, rejection, timed } from './checks.js';
+import { expectHealthy, MiB, peakGrowthDuring, rejection, timed, until } from './checks.js';
 import { expectSizeLimitError, useHostileClients, useHostileServer } from './hostile-harness.js';
 
 // Bombs: bodies small on the wire that decode huge, and bodies that never end.
@@ -70,5 +70,19 @@ describe.each(['legacy', 'modern'] as const)('bombs (%s era)', (era) => {
     const { client } = await open('oversized-sse-event', { era });
     expectSizeLimitError(await rejection(client.callTool('hostile')));
     await expectHealthy(client);
+  });
+
+  it.each([
+    ['endless-error-body', 'an HTTP 500 body that never ends'],
+    ['endless-refusal-body', 'an HTTP 400 JSON body that never ends'],
+  ])('%s: %s fails with HttpError in < 2 s, its text bounded, and the next call works', async (fault) => {
+    const { client, endpoint } = await open(fault, { era });
+    const { value: error, ms } = await timed(() => rejection(client.callTool('hostile')));
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as Error).message.length).toBeLessThan(64 * 1024);
+    expect(ms).toBeLessThan(2000);
+    await expectHealthy(client);
+    await until(() => endpoint.stats.clientGone === 1, 2000, 'the client leaves the endless body');
+    expect(endpoint.stats.bytesWritten).toBeLessThan(32 * MiB);
   });
 });

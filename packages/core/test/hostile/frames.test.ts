@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHURN_RESPONSES } from '../../../../test-servers/hostile/serve.mjs';
-import { ProtocolError } from '../../src/index.js';
+import { NetworkError, ProtocolError } from '../../src/index.js';
 import { expectHealthy, rejection } from './checks.js';
 import { useHostileClients, useHostileServer } from './hostile-harness.js';
 
@@ -54,6 +54,12 @@ describe.each(['legacy', 'modern'] as const)('frames (%s era)', (era) => {
     const error = await rejection(client.callTool('hostile'));
     expect(error).toBeInstanceOf(ProtocolError);
     expect((error as Error).message).toMatch(/not JSON/);
+    await expectHealthy(client);
+  });
+
+  it('256 KiB of response headers fail the call with NetworkError and the next call works', async () => {
+    const { client } = await open('huge-headers', { era });
+    expect(await rejection(client.callTool('hostile'))).toBeInstanceOf(NetworkError);
     await expectHealthy(client);
   });
 });

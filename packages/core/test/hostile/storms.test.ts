@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { McpError, TransportError } from '../../src/index.js';
+import { HttpError, McpError, TransportError } from '../../src/index.js';
 import { expectHealthy, rejection, timed, until } from './checks.js';
 import { useHostileClients, useHostileServer } from './hostile-harness.js';
 
@@ -59,5 +59,24 @@ describe('retry storms', () => {
       3000,
       'a second GET, or the stream given up on onError',
     );
+  });
+
+  it('503 with Retry-After: 0, every time, is retried maxRetries times (3 here), then fails with HttpError 503', async () => {
+    const { client, endpoint } = await open('retry-after-storm', { transport: { retry: { maxRetries: 3 } } });
+    const { value: error, ms } = await timed(() => rejection(client.callTool('hostile')));
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).status).toBe(503);
+    expect(ms).toBeLessThan(5000);
+    expect(endpoint.stats.requests.filter((request) => request.tool === 'hostile')).toHaveLength(4);
+    await expectHealthy(client);
+  });
+
+  it('503 with Retry-After of a year is not waited for: HttpError 503 at once', async () => {
+    const { client, endpoint } = await open('retry-after-forever', { transport: { retry: { maxRetries: 3 } } });
+    const { value: error, ms } = await timed(() => rejection(client.callTool('hostile')));
+    expect(error).toBeInstanceOf(HttpError);
+    expect(ms).toBeLessThan(1000);
+    expect(endpoint.stats.requests.filter((request) => request.tool === 'hostile')).toHaveLength(1);
+    await expectHealthy(client);
   });
 });
