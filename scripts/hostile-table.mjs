@@ -108,7 +108,7 @@ function splitTitle(title) {
   const named = /^[a-z]+(?:-[a-z]+)+: /.exec(title);
   const rest = named ? title.slice(named[0].length) : title;
   const verb =
-    /(?<!\bthat|\bwhich) (fails?|is|are|settles|pollute|does not|cannot|carries|stops|reaches|leaves?|make) /.exec(
+    /(?<!\bthat|\bwhich) (fails?|is|are|settles|pollute|does not|cannot|carries|stops|reaches|leaves?|make|runs) /.exec(
       rest,
     );
   if (!verb) return { fault: rest, did: '' };

@@ -57,6 +57,30 @@ describe.each(['legacy', 'modern'] as const)('floods (%s era)', (era) => {
   });
 });
 
+// Found by this suite, not fixed yet (client/client.ts): the Client calls onNotification
+// without awaiting what it returns, so the dispatch slot is free again at once and an
+// async handler's work is not bounded by maxConcurrentHandlers (700 at once here under
+// the flood). NotificationHandler is typed `=> void`, but an async function fits it.
+// Remove `.fails` and "(known bug)" when it is fixed.
+describe('floods (legacy era, async handler)', () => {
+  it.fails('an async onNotification runs at most maxConcurrentHandlers (4 here) at once under 10,000/s (known bug)', async () => {
+    let running = 0;
+    let most = 0;
+    const { client } = await open('notification-flood', {
+      client: {
+        limits: { maxConcurrentHandlers: 4 },
+        onNotification: async () => {
+          most = Math.max(most, ++running);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          running--;
+        },
+      },
+    });
+    expect((await client.callTool('hostile')).text).toBe('flood over');
+    expect(most).toBeLessThanOrEqual(4);
+  });
+});
+
 describe('floods (legacy era, GET stream)', () => {
   it(`${FLOOD_NOTIFICATIONS.toLocaleString('en')} notifications at 10,000/s are each handled or reported dropped; calls answered in < 2 s meanwhile`, async () => {
     let handled = 0;
