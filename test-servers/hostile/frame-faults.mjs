@@ -4,6 +4,17 @@ import { sendBody, sseEvent, startSse, write } from './wire.mjs';
 
 /** Frames: answers that are cut, mislabelled, or addressed to requests nobody sent. */
 
+/** What `odd-response` answers with, by `arguments.kind`: a response of the wrong shape. */
+export const ODD_RESPONSES = {
+  'result-null': '"result":null',
+  'result-array': '"result":[{"type":"text","text":"x"}]',
+  'result-string': '"result":"done"',
+  'error-string': '"error":"boom"',
+  'error-code-string': '"error":{"code":"-32000","message":"boom"}',
+  'result-and-error': '"result":{"content":[]},"error":{"code":-32000,"message":"boom"}',
+  'no-jsonrpc': null,
+};
+
 /** Responses to unknown ids sent before the real answer in `id-churn`. */
 export const CHURN_RESPONSES = 1000;
 
@@ -61,6 +72,20 @@ export const FRAME_FAULTS = {
       for (let index = 0; index < 64; index++) headers[`x-filler-${index}`] = 'A'.repeat(4096);
       ctx.res.writeHead(200, headers);
       ctx.res.end(resultLine(ctx.message.id, JSON.stringify(textResult('too late', ctx.era))));
+    },
+  },
+  'odd-response': {
+    family: 'frames',
+    summary:
+      'a response of the wrong shape, chosen by arguments.kind (result null, an array or a string; error a string; both; no jsonrpc)',
+    call: (ctx) => {
+      const kind = String(ctx.message.params?.arguments?.kind);
+      const id = JSON.stringify(ctx.message.id);
+      const body =
+        ODD_RESPONSES[kind] === null
+          ? `{"id":${id},"result":{"content":[{"type":"text","text":"x"}]}}`
+          : `{"jsonrpc":"2.0","id":${id},${ODD_RESPONSES[kind] ?? '"result":null'}}`;
+      return sendBody(ctx, body);
     },
   },
 };

@@ -52,3 +52,5 @@ export const INPUT_FLOOD_REQUESTS: number;
 export const ENDLESS_CAP_BYTES: number;
 /** Requests `request-flood` sends at once. */
 export const REQUEST_FLOOD: number;
+/** The response shapes `odd-response` sends, by `arguments.kind`. */
+export const ODD_RESPONSES: Readonly<Record<string, string | null>>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHURN_RESPONSES } from '../../../../test-servers/hostile/serve.mjs';
+import { CHURN_RESPONSES, ODD_RESPONSES } from '../../../../test-servers/hostile/serve.mjs';
 import { NetworkError, ProtocolError } from '../../src/index.js';
 import { expectHealthy, rejection } from './checks.js';
 import { useHostileClients, useHostileServer } from './hostile-harness.js';
@@ -62,4 +62,15 @@ describe.each(['legacy', 'modern'] as const)('frames (%s era)', (era) => {
     expect(await rejection(client.callTool('hostile'))).toBeInstanceOf(NetworkError);
     await expectHealthy(client);
   });
+
+  it.each(Object.keys(ODD_RESPONSES))(
+    'a response of the wrong shape (%s) fails that call with ProtocolError',
+    async (kind) => {
+      const { client } = await open('odd-response', { era });
+      const error = await rejection(client.callTool('hostile', { kind }));
+      expect(error).toBeInstanceOf(ProtocolError);
+      expect((error as Error).message).toMatch(/invalid JSON-RPC response/);
+      await expectHealthy(client);
+    },
+  );
 });
