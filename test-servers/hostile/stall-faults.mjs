@@ -18,6 +18,11 @@ export const STALL_FAULTS = {
       await stall(ctx.res);
     },
   },
+  'stall-initialized': {
+    family: 'stalls',
+    summary: 'answers initialize, then never acknowledges notifications/initialized (the POST is held open)',
+    handshake: (ctx) => (ctx.message.method === 'notifications/initialized' ? stall(ctx.res) : undefined),
+  },
   'stall-mid-sse': {
     family: 'stalls',
     summary: 'opens the SSE stream, sends half an event, then nothing',

@@ -48,7 +48,12 @@ export const legacyEra: Era = {
     // The first request after initialize already carries the version (2025-06-18 on).
     const version = result.protocolVersion;
     const headers = version >= '2025-06-18' ? { 'mcp-protocol-version': version } : undefined;
-    await context.channel.notify('notifications/initialized', undefined, headers && { headers });
+    // Bounded like the handshake's request: a server that never acknowledges it fails connect().
+    await context.channel.notify('notifications/initialized', undefined, {
+      ...(headers && { headers }),
+      ...(context.call.signal && { signal: context.call.signal }),
+      ...(context.call.timeout !== undefined && { timeout: context.call.timeout }),
+    });
     return {
       protocolVersion: result.protocolVersion,
       serverInfo: result.serverInfo,

@@ -44,7 +44,7 @@ export class RecentIds {
 }
 
 /** `setTimeout` treats anything above 2^31-1 ms as 1 ms; clamp instead of firing at once. */
-const MAX_TIMER = 2 ** 31 - 1;
+export const MAX_TIMER = 2 ** 31 - 1;
 
 /** A pending call's deadline, as `Deadlines` tracks it; undefined means none. */
 export interface Deadline {

@@ -23,7 +23,7 @@ import { ProgressNotificationParamsSchema } from '../protocol/progress.js';
 import type { SendOptions, Transport, TransportEvent } from '../transport/transport.js';
 import { type DispatchPool, within } from './dispatch-pool.js';
 import type { CallOptions } from './options.js';
-import { Deadlines, type PendingCall, RecentIds } from './pending-calls.js';
+import { Deadlines, MAX_TIMER, type PendingCall, RecentIds } from './pending-calls.js';
 import { type ErrorObject, excerpt, idKey, sendOptionsFor, toErrorObject, withProgressToken } from './rpc-messages.js';
 
 /** What the layer above the channel does with the work the server starts. */
@@ -160,11 +160,35 @@ export class RpcChannel {
     });
   }
 
-  /** Sends a notification; failures are reported, never thrown. */
-  notify(method: string, params?: Record<string, unknown>, options?: SendOptions): Promise<void> {
-    if (this.#ended) return Promise.reject(this.#closedError());
+  /**
+   * Sends a notification. The send is bounded like a request (`timeout`, else
+   * `requestTimeout`): over HTTP it waits for the server's 202, and a server that
+   * never answers must not hold `connect()` (which awaits `notifications/initialized`)
+   * forever. Past the bound the send rejects with a `TimeoutError`.
+   */
+  async notify(
+    method: string,
+    params?: Record<string, unknown>,
+    options: SendOptions & { readonly timeout?: number } = {},
+  ): Promise<void> {
+    if (this.#ended) throw this.#closedError();
     const message: JsonRpcMessage = { jsonrpc: '2.0', method, ...(params && { params }) };
-    return this.#transport.send(message, options);
+    const { timeout = this.#options.requestTimeout, ...send } = options;
+    if (!(timeout > 0 && timeout < MAX_TIMER)) return this.#transport.send(message, send);
+    const bound = new AbortController();
+    const onAbort = () => bound.abort(send.signal?.reason);
+    if (send.signal?.aborted) onAbort();
+    else send.signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(
+      () => bound.abort(new DOMException(`mcp: ${method} not accepted within ${timeout} ms`, 'TimeoutError')),
+      timeout,
+    );
+    try {
+      await this.#transport.send(message, { ...send, signal: bound.signal });
+    } finally {
+      clearTimeout(timer);
+      send.signal?.removeEventListener('abort', onAbort);
+    }
   }
 
   /** Stops reading, fails pending calls, aborts handlers, closes the transport. Idempotent. */

@@ -30,3 +30,25 @@ describe.each(['legacy', 'modern'] as const)('stalls (%s era)', (era) => {
     },
   );
 });
+
+describe('a handshake that never completes (legacy era)', () => {
+  it('stall-initialized: connect() fails with a TimeoutError at its timeout when notifications/initialized is never acknowledged, and lets the POST go', async () => {
+    const { client, endpoint } = await open('stall-initialized', { era: 'legacy', connect: false });
+    const { value: error, ms } = await timed(() => rejection(client.connect({ timeout: 300 })));
+    expect(error).toBeInstanceOf(DOMException);
+    expect((error as DOMException).name).toBe('TimeoutError');
+    expect(ms).toBeLessThan(2000);
+    await until(() => endpoint.stats.clientGone === 1, 2000, 'the client closes the held notification POST');
+  });
+
+  it('stall-initialized: without a per-call timeout, requestTimeout bounds it', async () => {
+    const { client } = await open('stall-initialized', {
+      era: 'legacy',
+      connect: false,
+      client: { requestTimeout: 300 },
+    });
+    const { value: error, ms } = await timed(() => rejection(client.connect()));
+    expect((error as DOMException).name).toBe('TimeoutError');
+    expect(ms).toBeLessThan(2000);
+  });
+});
