@@ -9,7 +9,10 @@ export interface SseReadOptions {
    */
   readonly maxLineBytes: number;
   readonly onRetry: (ms: number) => void;
-  /** Handles one event; `true` means the stream has given what was wanted. */
+  /**
+   * Handles one event; `true` means the stream has given what was wanted. Its
+   * `id` is left out when no `Last-Event-ID` header could carry it ({@link UNSENDABLE_ID}).
+   */
   readonly onEvent: (event: EventSourceMessage) => boolean;
   /** Told the reader while reading, so a transport closing can cancel it. */
   readonly track: (reader: ReadableStreamDefaultReader<Uint8Array>) => () => void;
@@ -26,6 +29,18 @@ const LINGER_MS = 1000;
  * fail, in some cuts of the bytes only, an event whose data is within the limit.
  */
 export const FIELDS_ROOM = 64 * 1024;
+
+/**
+ * An event id that a `Last-Event-ID` header cannot carry as it is: a code unit
+ * past U+00FF (`Headers.set` throws on it), a control character (an HTTP field
+ * value holds none but tab, RFC 9110 §5.5), or a space or tab at either end
+ * (`Headers` trims it, so the server would get another id back). Such an id is
+ * ignored as if the event had none, and the last one that could be sent stays
+ * the stream's last event id: the SSE spec already ignores an id it cannot use
+ * (one with U+0000, HTML §9.2.6), and resuming (MCP 2025-11-25 transports,
+ * "Resumability and Redelivery") needs an id the client can send back.
+ */
+const UNSENDABLE_ID = /[^\t\x20-\x7e\x80-\xff]|^[\t ]|[\t ]$/;
 
 const CR = 13;
 const LF = 10;
@@ -52,7 +67,10 @@ export async function readSse(body: ReadableStream<Uint8Array>, options: SseRead
       // The parser bounds only what is still buffered after a chunk: an event
       // that arrives whole inside one chunk is held to the limit here.
       if (event.data.length > max) failure = tooLong();
-      else if (options.onEvent(event)) done = true;
+      else {
+        if (event.id !== undefined && UNSENDABLE_ID.test(event.id)) event.id = undefined;
+        if (options.onEvent(event)) done = true;
+      }
     },
     onRetry: (ms) => {
       if (!done && !failure) options.onRetry(ms);
