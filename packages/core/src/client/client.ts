@@ -66,19 +66,21 @@ export class Client implements AsyncDisposable {
     const answer = requestAnswerer(options);
     const pool = new DispatchPool(options.limits?.maxConcurrentHandlers ?? limits.DEFAULT_MAX_CONCURRENT_HANDLERS);
     const requestTimeout = options.requestTimeout ?? limits.DEFAULT_REQUEST_TIMEOUT;
+    const maxTotalTimeout = options.maxTotalTimeout ?? limits.DEFAULT_MAX_TOTAL_TIMEOUT;
     this.#channel = new RpcChannel(
       transport,
       {
         onRequest: (request, signal) => answer(request.method, request.params, signal),
-        onNotification: ({ method, params }) => {
+        noticed: ({ method, params }) => {
           this.#connection.noticed(method, params);
           this.#listeners?.route(method, params);
-          options.onNotification?.(method, params);
         },
+        onNotification: ({ method, params }) => options.onNotification?.(method, params),
         onError: (error) => options.onError?.(error),
       },
       {
         requestTimeout,
+        maxTotalTimeout,
         pool,
         closeGrace: options.limits?.closeGrace ?? limits.DEFAULT_CLOSE_GRACE,
       },
@@ -91,6 +93,7 @@ export class Client implements AsyncDisposable {
       maxInputRequests: options.limits?.maxInputRequests ?? limits.DEFAULT_MAX_INPUT_REQUESTS,
       pool,
       requestTimeout,
+      maxTotalTimeout,
       cancelsByClosing: transport.cancelsByClosing === true,
       logLevel: () => this.#logLevel,
       extraHeaders: (method, params) =>
@@ -274,7 +277,9 @@ export class Client implements AsyncDisposable {
         {
           parse: parsers.parseAny,
           signal,
+          // The stream lives as long as the subscription: no timeout, no cap.
           timeout: 0,
+          maxTotalTimeout: 0,
           onRequestId,
         },
       ),

@@ -47,6 +47,8 @@ export interface ModernEraOptions {
   readonly pool: DispatchPool;
   /** The default per-call timeout (requestTimeout); it also bounds each round's handlers. */
   readonly requestTimeout: number;
+  /** The default hard cap on a call (ClientOptions.maxTotalTimeout); it also bounds each round's handlers. */
+  readonly maxTotalTimeout: number;
   /** The transport cancels by closing the request's stream (HTTP): no `notifications/cancelled` then. */
   readonly cancelsByClosing: boolean;
   /** The log level to stamp on requests, set by `setLoggingLevel`. */
@@ -133,12 +135,13 @@ export class ModernEra implements Era {
         );
       }
       options.onInputRound?.();
-      const { pool, requestTimeout } = this.#options;
+      const { pool, requestTimeout, maxTotalTimeout } = this.#options;
       const timeout = options.timeout ?? requestTimeout;
+      const cap = options.maxTotalTimeout ?? maxTotalTimeout;
       extra = await rounds.retryParams(this.#options.answer, method, input, {
         pool,
         signal: options.signal,
-        timeout: options.maxTotalTimeout ? Math.min(timeout || Infinity, options.maxTotalTimeout) : timeout,
+        timeout: cap ? Math.min(timeout || Infinity, cap) : timeout,
         maxInputRequests: this.#options.maxInputRequests,
       });
     }

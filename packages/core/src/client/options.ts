@@ -37,8 +37,16 @@ export interface ElicitationOptions {
 /** Filesystem roots the client exposes; a function is asked each time the server lists them. */
 export type RootsOption = readonly Root[] | (() => readonly Root[] | Promise<readonly Root[]>);
 
-/** Called for each server notification, with its raw params. */
-export type NotificationHandler = (method: string, params: Readonly<Record<string, unknown>> | undefined) => void;
+/**
+ * Called for each server notification, with its raw params. An async handler
+ * holds its dispatch slot until its promise settles, so at most
+ * `limits.maxConcurrentHandlers` run at once; a throw or rejection goes to `onError`.
+ * A union rather than `=> void | Promise<void>`, so a sync handler that happens
+ * to return a value (`(method) => seen.push(method)`) still type-checks.
+ */
+export type NotificationHandler =
+  | ((method: string, params: Readonly<Record<string, unknown>> | undefined) => void)
+  | ((method: string, params: Readonly<Record<string, unknown>> | undefined) => Promise<void>);
 
 /** Bounds that keep a misbehaving server from exhausting the client; each yields a clear error when hit. */
 export interface ClientLimits {
@@ -109,6 +117,14 @@ export interface ClientOptions {
    * re-subscriptions), and a call's wait for one unless the call has its own.
    */
   readonly requestTimeout?: number;
+  /**
+   * Default hard cap in ms on one call, which progress does not extend (default
+   * 600000, ten minutes); a call's own `maxTotalTimeout` overrides it, and 0 or
+   * `Infinity` means none. Without it a server that reports progress forever
+   * holds a call forever: implementations SHOULD enforce a maximum timeout
+   * whatever the progress (2025-03-26 on, basic/lifecycle, Timeouts).
+   */
+  readonly maxTotalTimeout?: number;
   /** Capabilities to declare on top of those derived from the handlers (`experimental`, `extensions`). */
   readonly capabilities?: Pick<ClientCapabilities, 'experimental' | 'extensions'>;
   readonly limits?: ClientLimits;
@@ -130,7 +146,7 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
   /** Timeout in ms for this call; each progress notification restarts it. */
   readonly timeout?: number;
-  /** A hard cap in ms that progress does not extend. */
+  /** A hard cap in ms that progress does not extend (default: the client's `maxTotalTimeout`; 0 or `Infinity`: none). */
   readonly maxTotalTimeout?: number;
   /** Asks the server for progress and receives every `notifications/progress` of this call. */
   readonly onProgress?: (progress: Progress) => void;
@@ -143,6 +159,7 @@ export interface CallOptions {
 /** Who the client says it is when `clientInfo` is not given. */
 export const DEFAULT_CLIENT_INFO: Implementation = { name: '@mcp/core', version: '0.1.0' };
 export const DEFAULT_REQUEST_TIMEOUT = 60_000;
+export const DEFAULT_MAX_TOTAL_TIMEOUT = 600_000;
 export const DEFAULT_MAX_PAGES = 1000;
 export const DEFAULT_MAX_CONCURRENT_HANDLERS = 16;
 export const DEFAULT_CLOSE_GRACE = 2000;

@@ -30,7 +30,13 @@ import { type ErrorObject, excerpt, idKey, sendOptionsFor, toErrorObject, withPr
 export interface ChannelHooks {
   /** Answers a server request; a throw becomes a JSON-RPC error reply. */
   readonly onRequest: (request: JsonRpcRequest, signal: AbortSignal) => Promise<Record<string, unknown>>;
-  /** Runs inside the dispatch pool; may be async. */
+  /**
+   * Sees every valid notification at once, outside the dispatch pool: the
+   * client's own bookkeeping (cache, subscriptions), synchronous and cheap, so
+   * a slow `onNotification` holding every slot cannot make it miss one.
+   */
+  readonly noticed: (notification: JsonRpcNotification) => void;
+  /** Runs inside the dispatch pool and holds its slot until the promise it returns settles. */
   readonly onNotification: (notification: JsonRpcNotification) => void | Promise<void>;
   /** Problems that belong to no call. */
   readonly onError: (error: Error) => void;
@@ -38,6 +44,8 @@ export interface ChannelHooks {
 
 export interface ChannelOptions {
   readonly requestTimeout: number;
+  /** A call's hard cap when it gives none (ClientOptions.maxTotalTimeout); 0 or Infinity: none. */
+  readonly maxTotalTimeout: number;
   /** Slots for server requests and notifications (limits.maxConcurrentHandlers), shared with MRTR's handlers. */
   readonly pool: DispatchPool;
   readonly closeGrace: number;
@@ -118,11 +126,15 @@ export class RpcChannel {
       const timer = this.#deadlines.start(timeoutMs, () =>
         giveUp(new DOMException(`${method} timed out after ${timeoutMs} ms`, 'TimeoutError')),
       );
-      const hardTimer = this.#deadlines.start(options.maxTotalTimeout, () =>
-        giveUp(
-          new DOMException(`${method} exceeded its total timeout of ${options.maxTotalTimeout} ms`, 'TimeoutError'),
-        ),
-      );
+      const maxTotal = options.maxTotalTimeout ?? this.#options.maxTotalTimeout;
+      // Only progress restarts `timer`: without `onProgress`, a cap no shorter than
+      // the timeout can never fire first, and the common call tracks one deadline.
+      const capped = options.onProgress !== undefined || timer === undefined || timer.span > maxTotal;
+      const hardTimer = capped
+        ? this.#deadlines.start(maxTotal, () =>
+            giveUp(new DOMException(`${method} exceeded its total timeout of ${maxTotal} ms`, 'TimeoutError')),
+          )
+        : undefined;
       const onAbort = () => giveUp(signal?.reason);
       // Ends what the transport holds for this call (an HTTP stream) when we give
       // up on it. Only transports that hold something per call get one: creating
@@ -332,6 +344,7 @@ export class RpcChannel {
     const { method } = notification;
     if (method === 'notifications/progress') this.#onProgress(notification.params);
     if (method === 'notifications/cancelled') this.#onServerCancel(notification.params);
+    this.#hooks.noticed(notification);
     const started = this.#pool.tryRun(async () => {
       try {
         await this.#hooks.onNotification(notification);
