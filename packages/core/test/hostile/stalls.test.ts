@@ -31,6 +31,26 @@ describe.each(['legacy', 'modern'] as const)('stalls (%s era)', (era) => {
   );
 });
 
+describe.each(['legacy', 'modern'] as const)('stalls past the client-wide maxTotalTimeout (%s era)', (era) => {
+  it.each([
+    ['no timeout of its own (0)', 0],
+    ['a timeout longer than the cap (5 s)', 5000],
+  ])(
+    'stall-before-headers: a call with %s fails with a TimeoutError at maxTotalTimeout (0.3 s here), the next call works',
+    async (_, timeout) => {
+      const { client, endpoint } = await open('stall-before-headers', { era, client: { maxTotalTimeout: 300 } });
+      const { value: error, ms } = await timed(() => rejection(client.callTool('hostile', {}, { timeout })));
+      expect(error).toBeInstanceOf(DOMException);
+      expect((error as DOMException).name).toBe('TimeoutError');
+      expect((error as DOMException).message).toMatch(/total timeout of 300 ms/);
+      expect(ms).toBeGreaterThanOrEqual(250);
+      expect(ms).toBeLessThan(2000);
+      await until(() => endpoint.stats.clientGone === 1, 2000, 'the client closes the stalled response');
+      await expectHealthy(client);
+    },
+  );
+});
+
 describe('a handshake that never completes (legacy era)', () => {
   it('stall-initialized: connect() fails with a TimeoutError at its timeout when notifications/initialized is never acknowledged, and lets the POST go', async () => {
     const { client, endpoint } = await open('stall-initialized', { era: 'legacy', connect: false });

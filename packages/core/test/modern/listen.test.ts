@@ -106,6 +106,20 @@ describe('ending a listen on the wire', () => {
     expect(calls.map((call) => call.rpcMethod)).not.toContain('notifications/cancelled');
   });
 
+  it("HTTP (2026-07-28): a subscription's stream outlives the client's maxTotalTimeout (0.3 s here), which caps calls, not listening", async () => {
+    const { client, calls } = await open(hubUrl(servers.modes, 'listen'), { client: { maxTotalTimeout: 300 } });
+    const subscription = await client.listen({ toolsListChanged: true });
+    await subscription.acknowledged;
+    const events = subscription[Symbol.asyncIterator]();
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect((await client.callTool('add-tool')).text).toBe('added');
+    expect((await nextEvent(events)).value?.method).toBe('notifications/tools/list_changed');
+    const listens = calls.filter((call) => call.rpcMethod === 'subscriptions/listen');
+    expect(listens).toHaveLength(1);
+    expect(listens[0]?.signal?.aborted).not.toBe(true);
+    await subscription.close();
+  });
+
   it('legacy (HTTP /stateful): listen with resources subscribes, and closing unsubscribes', async () => {
     const { client, calls } = await open(`${servers.modes}/stateful`);
     const subscription = await client.listen({ resources: [URI] });
