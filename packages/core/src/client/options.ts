@@ -118,11 +118,11 @@ export interface ClientOptions {
    */
   readonly requestTimeout?: number;
   /**
-   * Default hard cap in ms on one call, which progress does not extend (default
-   * 600000, ten minutes); a call's own `maxTotalTimeout` overrides it, and 0 or
-   * `Infinity` means none. Without it a server that reports progress forever
-   * holds a call forever: implementations SHOULD enforce a maximum timeout
-   * whatever the progress (2025-03-26 on, basic/lifecycle, Timeouts).
+   * A hard cap in ms on every call, which progress does not extend (default
+   * 600000); a call's own `maxTotalTimeout` overrides it, and 0 or `Infinity`
+   * means none. Without one, a server that reports progress forever holds a
+   * call forever: implementations SHOULD enforce a maximum timeout whatever the
+   * progress (2025-03-26 on, basic/lifecycle, Timeouts).
    */
   readonly maxTotalTimeout?: number;
   /** Capabilities to declare on top of those derived from the handlers (`experimental`, `extensions`). */
