@@ -49,6 +49,20 @@ const LINE_END = fc.constantFrom('\n', '\r\n', '\r');
 /** A field value: anything but a line end (and NUL, which makes an `id` ignored). */
 const value = fc.string({ unit: 'binary', maxLength: 12 }).map((text) => text.replace(/[\r\n\0]/g, '_'));
 
+/**
+ * Whether a `Last-Event-ID` header carries `id` unchanged: `Headers` takes it as
+ * it is, and it holds no control character but tab (RFC 9110 §5.5). The reader
+ * gives no other id.
+ */
+function sendable(id: string): boolean {
+  try {
+    const control = [...id].some((c) => c !== '\t' && (c < ' ' || c === '\x7f'));
+    return !control && new Headers({ 'last-event-id': id }).get('last-event-id') === id;
+  } catch {
+    return false;
+  }
+}
+
 /** One SSE event as a server writes it, with what a reader must make of it. */
 const eventArb = fc
   .record({
@@ -75,7 +89,8 @@ const eventArb = fc
     const text = lines
       .map((line, i) => `${line}${i === lines.length - 1 ? (blankEnd ?? endOf(i)) : endOf(i)}`)
       .join('');
-    return { text, id, event: event === '' ? undefined : event, data: data.join('\n'), retry };
+    const given = id !== undefined && sendable(id) ? id : undefined;
+    return { text, id: given, event: event === '' ? undefined : event, data: data.join('\n'), retry };
   });
 
 describe('SSE parsing (readSse) under every chunking', () => {
