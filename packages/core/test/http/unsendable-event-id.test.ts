@@ -104,3 +104,23 @@ describe('an SSE event id that no Last-Event-ID header can carry', () => {
     expect(errors).toEqual([]);
   });
 });
+
+// An empty `id:` resets the last event ID (HTML, server-sent events, §9.2.6), and an
+// empty last event ID is never sent (§9.2.4: the header goes out only when it is not empty).
+describe('an empty SSE event id', () => {
+  it('resets the last event id on a call stream: nothing to resume from, the call fails with TransportError', async () => {
+    state.badId = '';
+    const { client: mcp } = await open(url, { transport: { standaloneStream: false }, client });
+    const error = await mcp.callTool('cut').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(state.lastEventIds).toEqual([]);
+  });
+
+  it('resets the last event id on the GET stream: it reopens without Last-Event-ID', async () => {
+    state.badId = '';
+    const { errors } = await open(url, { transport: { streamReconnect: { minDelay: 20 } }, client });
+    await expect.poll(() => state.lastEventIds.length, { timeout: 3000 }).toBeGreaterThanOrEqual(2);
+    expect(state.lastEventIds.slice(0, 2)).toEqual([undefined, undefined]);
+    expect(errors).toEqual([]);
+  });
+});

@@ -63,7 +63,9 @@ export class SseMessages {
       },
       track: this.#track,
       onEvent: (event) => {
-        if (event.id !== undefined) cursor.lastEventId = event.id;
+        // An empty id resets the last event id, and an empty one is never sent
+        // back (HTML, server-sent events, §9.2.6 and §9.2.4).
+        if (event.id !== undefined) cursor.lastEventId = event.id === '' ? undefined : event.id;
         if (onEvent?.(event)) return false;
         if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return false;
         this.#deliver(event.data, cursor, requestId);
