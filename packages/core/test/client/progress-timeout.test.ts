@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Progress } from '../../src/index.js';
 import { connected, scripted, sleep, useScriptedClients } from './harness.js';
 
@@ -100,6 +100,37 @@ describe('timeout and abort', () => {
     await server.reply(ping.id, {});
     await pinging;
     expect(errors).toEqual([]);
+  });
+
+  // 2025-03-26 on, basic/lifecycle, Timeouts: a maximum timeout SHOULD hold whatever the progress.
+  it('caps a call at 10 minutes by default (ClientOptions.maxTotalTimeout) however often progress restarts its timeout', async () => {
+    // Every timer of the client fake from the start: its deadlines share one timer.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const { client, server } = await connected();
+      const outcome = client.callTool('endless', {}, { onProgress: () => {} }).catch((e: unknown) => e);
+      const request = await server.expect('tools/call');
+      const progressToken = progressTokenOf(request.params);
+      let settled = false;
+      void outcome.then(() => {
+        settled = true;
+      });
+      // Progress every 50 s keeps the 60 s per-call timeout from ever firing.
+      for (let progress = 1; progress <= 11; progress++) {
+        await vi.advanceTimersByTimeAsync(50_000);
+        await server.notify('notifications/progress', { progressToken, progress });
+      }
+      await vi.advanceTimersByTimeAsync(49_999);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      const error = await outcome;
+      expect(error).toBeInstanceOf(DOMException);
+      expect((error as DOMException).name).toBe('TimeoutError');
+      expect((error as DOMException).message).toMatch(/total timeout of 600000 ms/);
+      expect((await server.expect('notifications/cancelled')).params?.requestId).toBe(request.id);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('never cancels initialize with a notification', async () => {
