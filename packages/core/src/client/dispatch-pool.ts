@@ -10,6 +10,11 @@ export class DispatchPool {
   readonly #running = new Set<Promise<void>>();
   /** Callers of `run` waiting for a slot, first come first served. */
   readonly #waiting = new Set<() => void>();
+  /** For each signal callers of `run` wait under: its one abort listener and their rejections. */
+  readonly #watches = new Map<
+    AbortSignal,
+    { readonly fails: Set<(reason: unknown) => void>; readonly onAbort: () => void }
+  >();
   readonly #end = new AbortController();
 
   constructor(size: number) {
@@ -34,19 +39,45 @@ export class DispatchPool {
       signal.throwIfAborted();
       await new Promise<void>((resolve, reject) => {
         const wake = () => {
-          signal.removeEventListener('abort', onAbort);
+          this.#unwatch(signal, fail);
           resolve();
         };
-        const onAbort = () => {
+        const fail = (reason: unknown) => {
           this.#waiting.delete(wake);
-          reject(signal.reason);
+          reject(reason);
         };
         this.#waiting.add(wake);
-        signal.addEventListener('abort', onAbort, { once: true });
+        this.#watch(signal, fail);
       });
     }
     signal.throwIfAborted();
     return this.#start(task);
+  }
+
+  /**
+   * One abort listener per signal however many callers wait under it: a round's
+   * input requests share one signal, and Node warns past 10 listeners on one.
+   */
+  #watch(signal: AbortSignal, fail: (reason: unknown) => void): void {
+    let watch = this.#watches.get(signal);
+    if (!watch) {
+      const fails = new Set<(reason: unknown) => void>();
+      const onAbort = () => {
+        this.#watches.delete(signal);
+        for (const each of fails) each(signal.reason);
+      };
+      watch = { fails, onAbort };
+      this.#watches.set(signal, watch);
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+    watch.fails.add(fail);
+  }
+
+  #unwatch(signal: AbortSignal, fail: (reason: unknown) => void): void {
+    const watch = this.#watches.get(signal);
+    if (!watch?.fails.delete(fail) || watch.fails.size > 0) return;
+    this.#watches.delete(signal);
+    signal.removeEventListener('abort', watch.onAbort);
   }
 
   /** The connection ended: `ended` aborts with `reason`. */

@@ -162,15 +162,24 @@ describe('input request floods (limits.maxInputRequests)', () => {
     expect(counting.runs()).toBe(2);
   });
 
-  it('the handlers of one round run at most limits.maxConcurrentHandlers at once', async () => {
+  it('the handlers of one round run at most limits.maxConcurrentHandlers at once, and the 13 waiting for a slot make Node print no MaxListenersExceededWarning', async () => {
     asking(16);
     const counting = countingHandler(20);
-    const { client } = await open(hostile.url, {
-      client: { elicitation: counting.handler, limits: { maxConcurrentHandlers: 3 } },
-    });
-    expect((await client.callTool('ask')).text).toBe('answered');
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const { client } = await open(hostile.url, {
+        client: { elicitation: counting.handler, limits: { maxConcurrentHandlers: 3 } },
+      });
+      expect((await client.callTool('ask')).text).toBe('answered');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    } finally {
+      process.off('warning', onWarning);
+    }
     expect(counting.runs()).toBe(16);
     expect(counting.peak()).toBe(3);
+    expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
   });
 });
 
