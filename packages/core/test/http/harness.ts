@@ -134,7 +134,7 @@ export function useClients(): OpenClient {
       },
       onNotification: (method, params) => {
         notifications.push({ method, params });
-        options.client?.onNotification?.(method, params);
+        return options.client?.onNotification?.(method, params);
       },
     });
     open.push(client);

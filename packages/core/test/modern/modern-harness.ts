@@ -90,7 +90,7 @@ export function useStdio(): (sdk: 'v1' | 'v2', options?: ClientOptions, connect?
       ...options,
       onNotification: (method, params) => {
         notifications.push({ method, params });
-        options.onNotification?.(method, params);
+        return options.onNotification?.(method, params);
       },
     });
     open.push(client);
