@@ -136,10 +136,11 @@ async function inspect(request) {
 }
 
 /**
+ * The first JSON-RPC message of a POST body (a batch's first), or undefined when it is not JSON.
  * @param {string | undefined} text
  * @returns {Record<string, unknown> | undefined}
  */
-function firstMessage(text) {
+export function firstMessage(text) {
   if (text === undefined) return undefined;
   try {
     const parsed = JSON.parse(text);

@@ -3,7 +3,7 @@
  * for a file, clients on fresh endpoints that are closed after each test with
  * unhandled rejections failing the test, and the size-limit error check.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import {
   type HostileEndpoint,
   type HostileServer,
@@ -17,6 +17,7 @@ import {
   StreamableHttpTransport,
   type StreamableHttpTransportOptions,
 } from '../../src/index.js';
+import { useClientGuards } from '../http/harness.js';
 import { expectHealthy, MiB } from './checks.js';
 
 /** Starts the hostile server for the file and stops it after. */
@@ -59,21 +60,7 @@ export interface OpenOptions {
 export function useHostileClients(
   server: () => HostileServer,
 ): (fault: string, options?: OpenOptions) => Promise<Hostile> {
-  const open: Client[] = [];
-  const rejections: unknown[] = [];
-  const onRejection = (reason: unknown): void => {
-    rejections.push(reason);
-  };
-  beforeEach(() => {
-    rejections.length = 0;
-    process.on('unhandledRejection', onRejection);
-  });
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((client) => client.close()));
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    process.off('unhandledRejection', onRejection);
-    expect(rejections, 'unhandled rejections').toEqual([]);
-  });
+  const open = useClientGuards();
   return async (fault, options = {}) => {
     const endpoint = server().endpoint(fault, options.era ?? 'legacy');
     const errors: Error[] = [];

@@ -98,10 +98,10 @@ class RewrittenSessionTransport extends StreamableHttpTransport {
 export type OpenClient = (url: string, options?: OpenOptions) => Promise<Connected>;
 
 /**
- * Per-test guards of an HTTP client suite: every client opened is closed after
- * the test, and an unhandled rejection fails the test that caused it.
+ * Per-test guards for a suite's clients: every client pushed on the returned list
+ * is closed after the test, and an unhandled rejection fails the test that caused it.
  */
-export function useClients(): OpenClient {
+export function useClientGuards(): Client[] {
   const open: Client[] = [];
   const rejections: unknown[] = [];
   const onRejection = (reason: unknown): void => {
@@ -117,6 +117,15 @@ export function useClients(): OpenClient {
     process.off('unhandledRejection', onRejection);
     expect(rejections, 'unhandled rejections').toEqual([]);
   });
+  return open;
+}
+
+/**
+ * Per-test guards of an HTTP client suite: every client opened is closed after
+ * the test, and an unhandled rejection fails the test that caused it.
+ */
+export function useClients(): OpenClient {
+  const open = useClientGuards();
   return async (url, options = {}) => {
     const counting = countingFetch();
     const transportOptions = { fetch: counting.fetch, ...options.transport };

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import { perform } from '../../../../test-servers/http/fault-actions.mjs';
+import { firstMessage } from '../../../../test-servers/http/fault-scenario.mjs';
 import { toNodeListener } from '../../../../test-servers/http/node-adapter.mjs';
 import { createSessionEndpoint } from '../../../../test-servers/http/session-endpoint.mjs';
 // The SDK the test servers depend on, by path: it is not a dependency of @mcp/core.
@@ -126,18 +127,6 @@ function tokenOf(message) {
   if (m?.method !== 'tools/call') return undefined;
   const text = m.params?.arguments?.text;
   return typeof text === 'string' ? text : undefined;
-}
-
-/** @param {string | undefined} text */
-function firstMessage(text) {
-  if (text === undefined) return undefined;
-  try {
-    const parsed = JSON.parse(text);
-    const first = Array.isArray(parsed) ? parsed[0] : parsed;
-    return typeof first === 'object' && first !== null ? first : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
