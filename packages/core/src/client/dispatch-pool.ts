@@ -2,19 +2,15 @@
  * A fixed number of slots for handler work: the server's requests and
  * notifications, and the answers to 2026-07-28 input requests. `tryRun` never
  * waits: when every slot is taken it returns false and the caller refuses or
- * drops the work, so the read loop never blocks. `run` waits its turn, for work
- * a call already bounded (one round's input requests).
+ * drops the work, so the read loop never blocks. Work that may wait its turn
+ * (one round's input requests) waits for `freed()` and tries again.
  */
 export class DispatchPool {
   readonly #size: number;
   readonly #running = new Set<Promise<void>>();
-  /** Callers of `run` waiting for a slot, first come first served. */
-  readonly #waiting = new Set<() => void>();
-  /** For each signal callers of `run` wait under: its one abort listener and their rejections. */
-  readonly #watches = new Map<
-    AbortSignal,
-    { readonly fails: Set<(reason: unknown) => void>; readonly onAbort: () => void }
-  >();
+  /** What `freed()` handed out, settled (and forgotten) when the next task ends. */
+  #freed: Promise<void> | undefined;
+  #onFreed: (() => void) | undefined;
   readonly #end = new AbortController();
 
   constructor(size: number) {
@@ -33,51 +29,16 @@ export class DispatchPool {
     return true;
   }
 
-  /** Runs `task` in the next free slot; rejects with the reason if `signal` aborts before one frees. */
-  async run<T>(task: () => Promise<T>, signal: AbortSignal): Promise<T> {
-    while (this.#running.size >= this.#size) {
-      signal.throwIfAborted();
-      await new Promise<void>((resolve, reject) => {
-        const wake = () => {
-          this.#unwatch(signal, fail);
-          resolve();
-        };
-        const fail = (reason: unknown) => {
-          this.#waiting.delete(wake);
-          reject(reason);
-        };
-        this.#waiting.add(wake);
-        this.#watch(signal, fail);
-      });
-    }
-    signal.throwIfAborted();
-    return this.#start(task);
-  }
-
   /**
-   * One abort listener per signal however many callers wait under it: a round's
-   * input requests share one signal, and Node warns past 10 listeners on one.
+   * Settles when a running task next ends, so a slot may be free: for work a call
+   * already bounds that waits its turn (one round's input requests) instead of
+   * being refused. The waiter retries `tryRun`; its own signal ends the wait.
    */
-  #watch(signal: AbortSignal, fail: (reason: unknown) => void): void {
-    let watch = this.#watches.get(signal);
-    if (!watch) {
-      const fails = new Set<(reason: unknown) => void>();
-      const onAbort = () => {
-        this.#watches.delete(signal);
-        for (const each of fails) each(signal.reason);
-      };
-      watch = { fails, onAbort };
-      this.#watches.set(signal, watch);
-      signal.addEventListener('abort', onAbort, { once: true });
-    }
-    watch.fails.add(fail);
-  }
-
-  #unwatch(signal: AbortSignal, fail: (reason: unknown) => void): void {
-    const watch = this.#watches.get(signal);
-    if (!watch?.fails.delete(fail) || watch.fails.size > 0) return;
-    this.#watches.delete(signal);
-    signal.removeEventListener('abort', watch.onAbort);
+  freed(): Promise<void> {
+    this.#freed ??= new Promise((resolve) => {
+      this.#onFreed = resolve;
+    });
+    return this.#freed;
   }
 
   /** The connection ended: `ended` aborts with `reason`. */
@@ -95,11 +56,9 @@ export class DispatchPool {
     const result = task();
     const release = (): void => {
       this.#running.delete(run);
-      const next = this.#waiting.values().next().value;
-      if (next) {
-        this.#waiting.delete(next);
-        next();
-      }
+      const onFreed = this.#onFreed;
+      this.#freed = this.#onFreed = undefined;
+      onFreed?.();
     };
     const run = result.then(release, release);
     this.#running.add(run);

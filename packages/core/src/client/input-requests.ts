@@ -99,7 +99,7 @@ async function answerInputRequests(
   });
   const answers = Promise.all(
     Object.entries(inputRequests).map(([key, input]) =>
-      round.pool.run(async () => [key, await answerOne(answer, method, key, input, signal)] as const, signal),
+      inSlot(round.pool, async () => [key, await answerOne(answer, method, key, input, signal)] as const, stopped),
     ),
   );
   // Whichever loses the race settles later, unobserved.
@@ -118,6 +118,23 @@ async function answerInputRequests(
 }
 
 const noop = (): void => {};
+
+/**
+ * Runs `task` in one of the client's handler slots, waiting while all are taken
+ * until `stopped` rejects. Every waiter of a round races the same two promises,
+ * so waiting adds no abort listener per input request.
+ */
+async function inSlot<T>(pool: DispatchPool, task: () => Promise<T>, stopped: Promise<never>): Promise<T> {
+  for (;;) {
+    let started: Promise<T> | undefined;
+    const run = () => {
+      started = task();
+      return started.then(noop, noop);
+    };
+    if (pool.tryRun(run) && started) return started;
+    await Promise.race([pool.freed(), stopped]);
+  }
+}
 
 async function answerOne(
   answer: AnswerRequest,
