@@ -120,7 +120,13 @@ function plural(count, noun) {
 }
 
 function cell(text) {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|');
+  const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|');
+  // `_` outside code spans escaped too, or Markdown reads `__proto__` as emphasis
+  // (and a formatter rewrites it); inside a code span a backslash would show.
+  return escaped
+    .split('`')
+    .map((part, index) => (index % 2 === 0 ? part.replace(/_/g, '\\_') : part))
+    .join('`');
 }
 
 /** One row per (family, test name), with the transports and eras it ran on. */

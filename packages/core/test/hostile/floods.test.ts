@@ -57,7 +57,7 @@ describe.each(['legacy', 'modern'] as const)('floods (%s era)', (era) => {
   });
 
   // 2025-03-26 on, basic/lifecycle, Timeouts: a maximum timeout SHOULD hold whatever the progress.
-  it('progress every 50 ms, forever, and no cap on the call: the client-wide maxTotalTimeout (0.5 s here) ends it with TimeoutError, the server sees the cancellation, the next call works', async () => {
+  it('progress every 50 ms, forever, on a call with no cap of its own is ended by the client-wide maxTotalTimeout (0.5 s here) with TimeoutError; the server sees the cancellation, the next call works', async () => {
     const { client, endpoint } = await open('progress-forever', { era, client: { maxTotalTimeout: 500 } });
     let reports = 0;
     const { value: error, ms } = await timed(() =>
@@ -77,7 +77,7 @@ describe.each(['legacy', 'modern'] as const)('floods (%s era)', (era) => {
     await expectHealthy(client);
   });
 
-  it("a call's own maxTotalTimeout overrides the client's: 1.5 s instead of 0.5 s, and 0 means no cap at all", async () => {
+  it("a call's own maxTotalTimeout is used instead of the client's: 1.5 s instead of 0.5 s, and 0 means no cap at all", async () => {
     const { client } = await open('progress-forever', { era, client: { maxTotalTimeout: 500 } });
     const longer = await timed(() =>
       rejection(client.callTool('hostile', {}, { maxTotalTimeout: 1500, onProgress: () => {} })),

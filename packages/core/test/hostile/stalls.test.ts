@@ -31,7 +31,7 @@ describe.each(['legacy', 'modern'] as const)('stalls (%s era)', (era) => {
   );
 });
 
-describe.each(['legacy', 'modern'] as const)('stalls past the client-wide maxTotalTimeout (%s era)', (era) => {
+describe.each(['legacy', 'modern'] as const)('stalls (%s era, past the client-wide maxTotalTimeout)', (era) => {
   it.each([
     ['no timeout of its own (0)', 0],
     ['a timeout longer than the cap (5 s)', 5000],
@@ -51,8 +51,8 @@ describe.each(['legacy', 'modern'] as const)('stalls past the client-wide maxTot
   );
 });
 
-describe('a handshake that never completes (legacy era)', () => {
-  it('stall-initialized: connect() fails with a TimeoutError at its timeout when notifications/initialized is never acknowledged, and lets the POST go', async () => {
+describe('stalls (legacy era, a handshake that never completes)', () => {
+  it('stall-initialized: notifications/initialized never acknowledged fails connect() with a TimeoutError at its timeout, and the POST is let go', async () => {
     const { client, endpoint } = await open('stall-initialized', { era: 'legacy', connect: false });
     const { value: error, ms } = await timed(() => rejection(client.connect({ timeout: 300 })));
     expect(error).toBeInstanceOf(DOMException);
@@ -61,7 +61,7 @@ describe('a handshake that never completes (legacy era)', () => {
     await until(() => endpoint.stats.clientGone === 1, 2000, 'the client closes the held notification POST');
   });
 
-  it('stall-initialized: without a per-call timeout, requestTimeout bounds it', async () => {
+  it('stall-initialized: notifications/initialized never acknowledged, with no timeout on connect(), fails it at requestTimeout', async () => {
     const { client } = await open('stall-initialized', {
       era: 'legacy',
       connect: false,
