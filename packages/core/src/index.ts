@@ -88,3 +88,4 @@ export { StreamableHttpTransport } from './transport/http/streamable-http-transp
 export { MemoryTransport } from './transport/memory-transport.js';
 export { MessageQueue } from './transport/message-queue.js';
 export type { SendOptions, SessionInfo, Transport, TransportEvent } from './transport/transport.js';
+export { isLoopback } from './util/loopback.js';

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { Server } from 'node:http';
+import { AuthError, isLoopback } from '@mcp/core';
 
 /** Options of {@link loopbackAuthorize}. */
 export interface LoopbackAuthorizeOptions {
@@ -111,11 +112,14 @@ export async function loopbackAuthorize(options: LoopbackAuthorizeOptions = {}):
   return { redirectUri, authorize, close: () => closeServer(server) };
 }
 
-/** Only web URLs go to the browser: never `javascript:`, `file:` or a custom scheme (MCP Security Best Practices). */
+/**
+ * Only web URLs go to the browser: https, or http on this machine (core's one
+ * loopback rule) — never `javascript:`, `file:` or a custom scheme (MCP
+ * 2025-11-25 Security Best Practices).
+ */
 function assertBrowsable(url: URL): void {
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-  if (url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) return;
-  throw new Error(`refusing to open ${url.protocol} authorization URL: https is required`);
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url))) return;
+  throw new AuthError('insecure_endpoint', `refusing to open a ${url.protocol} authorization URL: https is required`);
 }
 
 function waitError(reason: unknown, url: URL): Error {

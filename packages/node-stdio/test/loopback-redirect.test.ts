@@ -111,6 +111,30 @@ describe('loopbackAuthorize', () => {
     await loopback.close();
   });
 
+  it('refuses a non-web authorization URL with insecure_endpoint, and opens http only on this machine', async () => {
+    const opened: string[] = [];
+    const loopback = await loopbackAuthorize({ timeoutMs: 50, openBrowser: (url) => void opened.push(url) });
+    for (const url of ['javascript:alert(1)', 'http://localhost.example.com/authorize']) {
+      await expect(loopback.authorize(new URL(url))).rejects.toMatchObject({
+        name: 'AuthError',
+        code: 'insecure_endpoint',
+      });
+    }
+    for (const url of [
+      'http://localhost.:8080/authorize',
+      'http://app.localhost/authorize',
+      'http://127.1/authorize',
+    ]) {
+      await expect(loopback.authorize(new URL(url))).rejects.toThrow(/timed out/);
+    }
+    expect(opened).toEqual([
+      'http://localhost.:8080/authorize',
+      'http://app.localhost/authorize',
+      'http://127.0.0.1/authorize',
+    ]);
+    await loopback.close();
+  });
+
   it.runIf(process.platform === 'linux')(
     'opens the system browser with the URL as one argument, through no shell',
     async () => {

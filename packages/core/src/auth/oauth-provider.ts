@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { AuthError } from '../errors/auth-error.js';
+import { isLoopback } from '../util/loopback.js';
 import { discoverAuthorizationServer, discoverResource } from './discovery.js';
 import { DpopSession } from './dpop.js';
 import { redeemCode, stateOf } from './grants/authorization-code.js';
@@ -11,7 +12,6 @@ import { PendingAuthorizations } from './pending-authorizations.js';
 import { findClient, resolveClient } from './registration.js';
 import type { AuthorizationServerMetadata, ProtectedResourceMetadata, TokenResponse } from './schemas.js';
 import { selectScope } from './scope.js';
-import { isLoopback } from './secure-endpoint.js';
 import { endpointKey, type ServerBinding, ServerBindings } from './server-bindings.js';
 import { MemoryOAuthStore, type OAuthStore, storeKeys } from './store.js';
 import { StoredKeys } from './stored-keys.js';

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { AuthError } from '../errors/auth-error.js';
+import { isLoopback } from '../util/loopback.js';
 import type { OAuthAnswer, OAuthHttp } from './oauth-http.js';
 import type { ClientCredentials, OAuthOptions, TokenEndpointAuthMethod } from './options.js';
 import { type AuthorizationServerMetadata, ClientInformationSchema } from './schemas.js';
-import { isLoopback } from './secure-endpoint.js';
 import { type OAuthStore, storeKeys } from './store.js';
 import { oauthError } from './token-endpoint.js';
 

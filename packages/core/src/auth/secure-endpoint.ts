@@ -1,11 +1,5 @@
 import { AuthError } from '../errors/auth-error.js';
-
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-
-/** Whether `url` names this machine (loopback), where plain http is acceptable (RFC 8252 §8.3). */
-export function isLoopback(url: URL): boolean {
-  return LOOPBACK.test(url.hostname) || url.hostname.toLowerCase().endsWith('.localhost');
-}
+import { isLoopback } from '../util/loopback.js';
 
 /**
  * Refuses a URL OAuth is about to fetch or open unless it is https (MCP "Security

@@ -1,6 +1,5 @@
 import { AuthError } from '../errors/auth-error.js';
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+import { isLoopback } from '../util/loopback.js';
 
 /**
  * Only web URLs are shown to the user: https, or http on this machine
@@ -8,6 +7,6 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
  * security best practices, authorization URLs).
  */
 export function assertBrowsable(url: URL): void {
-  if (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname))) return;
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url))) return;
   throw new AuthError('insecure_endpoint', `refusing to open a ${url.protocol} authorization URL: https is required`);
 }

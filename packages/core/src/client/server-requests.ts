@@ -3,6 +3,7 @@ import { RpcError } from '../errors/rpc-error.js';
 import { ElicitRequestParamsSchema } from '../protocol/elicitation.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { CreateMessageRequestParamsSchema } from '../protocol/sampling.js';
+import { isLoopback } from '../util/loopback.js';
 import type { ClientOptions, ElicitationHandler } from './options.js';
 
 /**
@@ -83,10 +84,8 @@ export class ServerRequests {
  */
 function isSafeToOpen(url: string): boolean {
   // The params schema already checked that `url` parses.
-  const { protocol, hostname: host } = new URL(url);
-  if (protocol === 'https:') return true;
-  if (protocol !== 'http:') return false;
-  return host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+  const parsed = new URL(url);
+  return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopback(parsed));
 }
 
 function validParams<S extends v.GenericSchema>(schema: S, params: unknown): v.InferOutput<S> {

@@ -89,6 +89,24 @@ describe('URLs the server chooses', () => {
     expect(routed.asked.filter((url) => url.includes('127.0.0.1'))).toEqual([]);
   });
 
+  it.each([
+    'https://0.0.0.0:8443/token',
+    'https://[::]:8443/token',
+    'https://[::ffff:127.0.0.1]:8443/token',
+    'https://localhost.:8443/token',
+    'https://app.localhost.:8443/token',
+    'https://127.1:8443/token',
+  ])('refuses %s, another spelling of this machine, named by a server that is not on it', async (endpoint) => {
+    server.route('/.well-known/oauth-authorization-server', (_req, res) =>
+      json(res, 200, { issuer: ORIGIN, token_endpoint: endpoint }),
+    );
+    const failure = await call();
+    expect(failure).toMatchObject({ name: 'AuthError', code: 'insecure_endpoint' });
+    expect((failure as Error).message).toContain('may not point the client at this machine');
+    expect(routed.asked.filter((url) => !url.startsWith(ORIGIN))).toEqual([]);
+    expect(tokenPosts()).toEqual([]);
+  });
+
   it('lets allowUrl veto a server-chosen URL: url_refused, and nothing is sent there', async () => {
     const failure = await call({ allowUrl: (_url, purpose) => purpose !== 'token' });
     expect(failure).toMatchObject({ name: 'AuthError', code: 'url_refused' });
@@ -115,7 +133,10 @@ describe('metadata redirects', () => {
       const auth = new OAuthProvider({
         grant: { type: 'client_credentials', issuer: local.base, client: { client_id: 'm', client_secret: 'x' } },
       });
-      await callThrough(`${local.base}/mcp`, auth).catch(() => undefined);
+      // The redirect counts as no resource metadata: the pinned issuer's own metadata serves, and the call goes through.
+      const response = await callThrough(`${local.base}/mcp`, auth);
+      expect(response.status).toBe(200);
+      expect(local.seen.map((request) => request.path)).toContain('/token');
       expect(local.seen.map((request) => request.path)).toContain('/.well-known/oauth-protected-resource/mcp');
       expect(local.seen.map((request) => request.path)).not.toContain('/moved-prm');
     } finally {

@@ -85,6 +85,7 @@ describe('server requests', () => {
     'data:text/html,<script>alert(1)</script>',
     'file:///etc/passwd',
     'http://example.com/login',
+    'http://localhost.example.com/login',
     'ftp://example.com/login',
   ])("declines url-mode elicitation to %s on the app's behalf: the handler never sees it", async (url) => {
     const seen: unknown[] = [];
@@ -108,6 +109,9 @@ describe('server requests', () => {
     'http://localhost:3000/callback',
     'http://127.0.0.1:8080/consent',
     'http://[::1]:8080/consent',
+    'http://app.localhost:3000/callback',
+    'http://localhost.:3000/callback',
+    'http://[::ffff:127.0.0.1]:8080/consent',
   ])('passes url-mode elicitation to %s (https:, or http: on loopback) to the handler', async (url) => {
     const seen: string[] = [];
     const handler: ElicitationHandler = (request) => {
