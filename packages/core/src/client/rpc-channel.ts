@@ -23,7 +23,7 @@ import { ProgressNotificationParamsSchema } from '../protocol/progress.js';
 import type { SendOptions, Transport, TransportEvent } from '../transport/transport.js';
 import { type DispatchPool, within } from './dispatch-pool.js';
 import type { CallOptions } from './options.js';
-import { Deadlines, MAX_TIMER, type PendingCall, RecentIds } from './pending-calls.js';
+import { Deadlines, type PendingCall, RecentIds } from './pending-calls.js';
 import { type ErrorObject, excerpt, idKey, sendOptionsFor, toErrorObject, withProgressToken } from './rpc-messages.js';
 
 /** What the layer above the channel does with the work the server starts. */
@@ -78,6 +78,8 @@ export class RpcChannel {
   readonly #deadlines = new Deadlines();
   /** In-flight server requests by id, so `notifications/cancelled` and close can abort them. */
   readonly #handlers = new Map<string, AbortController>();
+  /** Notification sends still waiting for the transport (HTTP: the 202); aborted when the channel ends. */
+  readonly #notifying = new Set<AbortController>();
   readonly #signalsSends: boolean;
   #nextId = 1;
   #ended: Error | undefined;
@@ -173,10 +175,12 @@ export class RpcChannel {
   }
 
   /**
-   * Sends a notification. The send is bounded like a request (`timeout`, else
-   * `requestTimeout`): over HTTP it waits for the server's 202, and a server that
-   * never answers must not hold `connect()` (which awaits `notifications/initialized`)
-   * forever. Past the bound the send rejects with a `TimeoutError`.
+   * Sends a notification. Over a transport that holds something per message (HTTP
+   * waits for the server's 202) the send is bounded like a request (`timeout`, else
+   * `requestTimeout`, on the shared deadline timer), follows the caller's signal and
+   * ends with the channel: a server that never acknowledges `notifications/initialized`
+   * must not hold `connect()` forever, nor outlive `close()`. Past the bound the send
+   * rejects with a `TimeoutError`. Other transports hand the message off at once.
    */
   async notify(
     method: string,
@@ -186,19 +190,20 @@ export class RpcChannel {
     if (this.#ended) throw this.#closedError();
     const message: JsonRpcMessage = { jsonrpc: '2.0', method, ...(params && { params }) };
     const { timeout = this.#options.requestTimeout, ...send } = options;
-    if (!(timeout > 0 && timeout < MAX_TIMER)) return this.#transport.send(message, send);
+    if (!this.#signalsSends) return this.#transport.send(message, send);
     const bound = new AbortController();
+    const deadline = this.#deadlines.start(timeout, () =>
+      bound.abort(new DOMException(`mcp: ${method} not accepted within ${timeout} ms`, 'TimeoutError')),
+    );
     const onAbort = () => bound.abort(send.signal?.reason);
     if (send.signal?.aborted) onAbort();
     else send.signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(
-      () => bound.abort(new DOMException(`mcp: ${method} not accepted within ${timeout} ms`, 'TimeoutError')),
-      timeout,
-    );
+    this.#notifying.add(bound);
     try {
       await this.#transport.send(message, { ...send, signal: bound.signal });
     } finally {
-      clearTimeout(timer);
+      this.#deadlines.stop(deadline);
+      this.#notifying.delete(bound);
       send.signal?.removeEventListener('abort', onAbort);
     }
   }
@@ -236,6 +241,8 @@ export class RpcChannel {
     }
     for (const controller of this.#handlers.values()) controller.abort(reason);
     this.#handlers.clear();
+    for (const controller of this.#notifying) controller.abort(this.#closedError());
+    this.#notifying.clear();
     this.#pool.end(reason);
   }
 

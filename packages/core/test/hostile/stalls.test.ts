@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ClientClosedError } from '../../src/index.js';
 import { expectHealthy, rejection, timed, until } from './checks.js';
 import { useHostileClients, useHostileServer } from './hostile-harness.js';
 
@@ -52,6 +53,19 @@ describe.each(['legacy', 'modern'] as const)('stalls (%s era, past the client-wi
 });
 
 describe('stalls (legacy era, a handshake that never completes)', () => {
+  it('stall-initialized: notifications/initialized never acknowledged, close() during connect() fails it at once with ClientClosedError and lets the POST go', async () => {
+    const { client, endpoint } = await open('stall-initialized', { era: 'legacy', connect: false });
+    const connecting = rejection(client.connect());
+    await until(() => endpoint.stats.requests.length >= 2, 2000, 'the notification is sent');
+    const { value: error, ms } = await timed(async () => {
+      await client.close();
+      return connecting;
+    });
+    expect(error).toBeInstanceOf(ClientClosedError);
+    expect(ms).toBeLessThan(1000);
+    await until(() => endpoint.stats.clientGone === 1, 2000, 'the client closes the held notification POST');
+  });
+
   it('stall-initialized: notifications/initialized never acknowledged fails connect() with a TimeoutError at its timeout, and the POST is let go', async () => {
     const { client, endpoint } = await open('stall-initialized', { era: 'legacy', connect: false });
     const { value: error, ms } = await timed(() => rejection(client.connect({ timeout: 300 })));
