@@ -159,8 +159,9 @@ export class StreamableHttpTransport implements Transport {
       await this.#exchange(message, options as SignalledSend);
       return;
     }
-    // A send without one (a notification, an answer to the server) is bounded by
-    // the transport's life, through a signal of its own (linked-signal.ts says why),
+    // A send without one (an answer to the server; the Client's notifications carry
+    // a signal of their own) is bounded by the transport's life, through a signal of
+    // its own (linked-signal.ts says why),
     // let go once its exchange, a stream read in the background included, is done.
     const link = linkedSignal(this.#closer.signal);
     let reading: Promise<void> | undefined;
