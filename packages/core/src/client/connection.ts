@@ -6,7 +6,7 @@ import { isModernProtocolVersion } from '../protocol/versions.js';
 import type { Transport } from '../transport/transport.js';
 import { lazy } from '../util/lazy.js';
 import { type CapabilityPath, clientCapabilities, hasCapability } from './capabilities.js';
-import type { ConnectContext, Era, ServerIdentity } from './era.js';
+import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
 import { chooseEra, sharedEraCache } from './era-detection.js';
 import { legacyEra } from './legacy-era.js';
 import type { ModernEra } from './modern-era.js';
@@ -15,13 +15,15 @@ import {
   type ClientOptions,
   DEFAULT_CLIENT_INFO,
   DEFAULT_MAX_CACHE_ENTRIES,
+  DEFAULT_MAX_TOTAL_TIMEOUT,
   DEFAULT_PROBE_TIMEOUT,
   DEFAULT_REQUEST_TIMEOUT,
 } from './options.js';
 import { parseEmpty } from './parsers.js';
 import type { ResultCache } from './result-cache.js';
-import type { RequestOptions, RpcChannel } from './rpc-channel.js';
+import type { RpcChannel } from './rpc-channel.js';
 import type { SessionSnapshot } from './session.js';
+import { remainingTotal } from './total-timeout.js';
 
 /** Waiting for a session renewal, loaded when a session first expires. */
 const renewalWait = lazy(() => import('./renewal-wait.js'));
@@ -163,7 +165,10 @@ export class Connection {
     parse: (raw: unknown) => T,
     options: CallOptions = {},
   ): Promise<T> {
-    if (!CACHEABLE.has(method) || options.cache === false) return this.#send(method, params, { ...options, parse });
+    const startedAt = performance.now();
+    if (!CACHEABLE.has(method) || options.cache === false) {
+      return this.#send(method, params, { ...options, parse, startedAt });
+    }
     const key = `${method} ${JSON.stringify(params ?? {})}`;
     const credential = () => this.#transport.credentialKey?.();
     const hit = this.#cache ? await this.#cache.get(key, credential) : undefined;
@@ -172,6 +177,7 @@ export class Connection {
     let retried = false;
     const value = await this.#send(method, params, {
       ...options,
+      startedAt,
       parse: (result) => {
         raw = result;
         return parse(result);
@@ -191,16 +197,24 @@ export class Connection {
   /**
    * Sends through the era. When the server says the session expired (HTTP 404),
    * or the transport knows it is gone: one new handshake, shared by every call
-   * that needs it, and one resend.
+   * that needs it, and one resend. The wait and the resend get what is left of
+   * the call's `maxTotalTimeout`, not a fresh one.
    */
-  async #send<T>(method: string, params: Record<string, unknown> | undefined, options: RequestOptions<T>): Promise<T> {
+  async #send<T>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: EraRequestOptions<T>,
+  ): Promise<T> {
     const generation = this.#generation;
     try {
       return await this.#era.request(this.#channel, method, params, options);
     } catch (error) {
       if (!(error instanceof SessionExpiredError) || error.delivered) throw error;
-      await this.#renewal(generation, method, options);
-      return this.#era.request(this.#channel, method, params, options);
+      const cap = options.maxTotalTimeout ?? this.#options.maxTotalTimeout ?? DEFAULT_MAX_TOTAL_TIMEOUT;
+      await this.#renewal(generation, method, options, remainingTotal(method, cap, options.startedAt));
+      const maxTotalTimeout = remainingTotal(method, cap, options.startedAt);
+      const resend = { ...options, maxTotalTimeout, startedAt: performance.now() };
+      return this.#era.request(this.#channel, method, params, resend);
     }
   }
 
@@ -211,9 +225,10 @@ export class Connection {
    * fails the calls waiting for it and leaves the session gone, so the next call
    * starts another: never more than one at a time, never a retry within a call.
    * The renewal as a whole gets `requestTimeout`: a server that never answers
-   * part of the handshake cannot hold every later call.
+   * part of the handshake cannot hold every later call. A call waits no longer
+   * than `left`, what remains of its hard cap (0 or `Infinity`: none).
    */
-  async #renewal(generation: number, method: string, options: CallOptions): Promise<void> {
+  async #renewal(generation: number, method: string, options: CallOptions, left: number): Promise<void> {
     const { waitForRenewal } = await renewalWait();
     if (generation !== this.#generation) return;
     const { signal } = options;
@@ -230,7 +245,8 @@ export class Connection {
           this.#renewing = undefined;
         });
     }
-    const timeoutMs = options.timeout ?? requestTimeout;
+    const timeout = options.timeout ?? requestTimeout;
+    const timeoutMs = left ? Math.min(timeout || Infinity, left) : timeout;
     return waitForRenewal(this.#renewing, `${method} (waiting for a new session)`, signal, timeoutMs);
   }
 

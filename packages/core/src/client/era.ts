@@ -21,6 +21,16 @@ export interface ConnectContext {
   readonly call: CallOptions;
 }
 
+/** A request as an era gets it: the channel's options, and when the call began. */
+export interface EraRequestOptions<T> extends RequestOptions<T> {
+  /**
+   * When the call began (`performance.now()`), read once on entry: the input
+   * rounds and a resend after session renewal get what is left of the call's
+   * `maxTotalTimeout` (total-timeout.ts), worked out only when one happens.
+   */
+  readonly startedAt?: number;
+}
+
 /**
  * One protocol era, as a strategy inside the Client: how it connects and how a
  * request travels. The legacy era shakes hands once per connection; the modern
@@ -34,6 +44,6 @@ export interface Era {
     channel: RpcChannel,
     method: string,
     params: Record<string, unknown> | undefined,
-    options: RequestOptions<T>,
+    options: EraRequestOptions<T>,
   ): Promise<T>;
 }

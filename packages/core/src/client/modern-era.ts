@@ -19,11 +19,12 @@ import { resultTypeOf } from '../protocol/result.js';
 import { MODERN_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 import { lazy } from '../util/lazy.js';
 import type { DispatchPool } from './dispatch-pool.js';
-import type { ConnectContext, Era, ServerIdentity } from './era.js';
+import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
 import { encodeHeaderValue } from './header-values.js';
 import { resultParser } from './parse-result.js';
 import type { AnswerRequest } from './request-answerer.js';
 import type { RequestOptions, RpcChannel } from './rpc-channel.js';
+import { remainingTotal } from './total-timeout.js';
 
 /** Methods whose result may be `input_required` (2026-07-28 §MRTR). */
 const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -119,13 +120,14 @@ export class ModernEra implements Era {
     channel: RpcChannel,
     method: string,
     params: Record<string, unknown> | undefined,
-    options: RequestOptions<T>,
+    options: EraRequestOptions<T>,
   ): Promise<T> {
     const parse = (raw: unknown): Step<T> => stepOf(method, raw, options.parse);
     let extra: Record<string, unknown> = {};
+    let sendOptions: RequestOptions<Step<T>> = { ...options, parse };
     for (let round = 0; ; round++) {
       const body = { ...params, ...extra };
-      const step = await this.#send(channel, method, body, { ...options, parse });
+      const step = await this.#send(channel, method, body, sendOptions);
       if (step.done) return step.value;
       const rounds = await inputRounds();
       const input = rounds.inputRequired(method, step.raw, this.#options.maxInputRequests);
@@ -137,13 +139,16 @@ export class ModernEra implements Era {
       options.onInputRound?.();
       const { pool, requestTimeout, maxTotalTimeout } = this.#options;
       const timeout = options.timeout ?? requestTimeout;
+      // The cap bounds the whole call: this round's handlers and the next request get what is left of it.
       const cap = options.maxTotalTimeout ?? maxTotalTimeout;
+      const left = remainingTotal(method, cap, options.startedAt);
       extra = await rounds.retryParams(this.#options.answer, method, input, {
         pool,
         signal: options.signal,
-        timeout: cap ? Math.min(timeout || Infinity, cap) : timeout,
+        timeout: left ? Math.min(timeout || Infinity, left) : timeout,
         maxInputRequests: this.#options.maxInputRequests,
       });
+      sendOptions = { ...options, parse, maxTotalTimeout: remainingTotal(method, cap, options.startedAt) };
     }
   }
 

@@ -50,4 +50,49 @@ describe('protocol (modern era)', () => {
     expect(endpoint.stats.requests.length - before).toBeLessThanOrEqual(4);
     await expectHealthy(client);
   });
+
+  it("input rounds share the call's maxTotalTimeout (1 s here): handlers taking 300 ms a round end the call at ~1 s with TimeoutError, not after 10 rounds", async () => {
+    let asked = 0;
+    const { client } = await open('input-rounds-forever', {
+      era: 'modern',
+      client: {
+        limits: { maxInputRounds: 10 },
+        elicitation: async () => {
+          asked++;
+          await sleep(300);
+          return { action: 'decline' };
+        },
+      },
+    });
+    const { value: error, ms } = await timed(() =>
+      rejection(client.callTool('hostile', {}, { maxTotalTimeout: 1000 })),
+    );
+    expect((error as DOMException).name).toBe('TimeoutError');
+    expect(ms).toBeGreaterThan(900);
+    expect(ms).toBeLessThan(1800);
+    expect(asked).toBeLessThanOrEqual(4);
+    await expectHealthy(client);
+  });
+
+  it("input rounds share the client's maxTotalTimeout (1 s here): a server taking 300 ms to answer each round ends the call at ~1 s with TimeoutError", async () => {
+    const { client, endpoint } = await open('input-rounds-forever', {
+      era: 'modern',
+      transport: {
+        fetch: async (input, init) => {
+          if (new Headers(init?.headers).get('mcp-name') === 'hostile') await sleep(300);
+          return fetch(input, init);
+        },
+      },
+      client: { maxTotalTimeout: 1000, limits: { maxInputRounds: 10 }, elicitation: () => ({ action: 'decline' }) },
+    });
+    const before = endpoint.stats.requests.length;
+    const { value: error, ms } = await timed(() => rejection(client.callTool('hostile')));
+    expect((error as DOMException).name).toBe('TimeoutError');
+    expect(ms).toBeGreaterThan(900);
+    expect(ms).toBeLessThan(1800);
+    expect(endpoint.stats.requests.length - before).toBeLessThanOrEqual(4);
+    await expectHealthy(client);
+  });
 });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

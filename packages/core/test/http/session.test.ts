@@ -106,6 +106,41 @@ describe('session expiry', () => {
     expect(stats.executions).toBe(3);
   });
 
+  it("the wait for a renewal and the resend share the call's maxTotalTimeout (1 s here): a slow renewal, then a stalled resend, end the call at ~1 s with TimeoutError", async () => {
+    const scenario = await servers.scenario({
+      inner: 'stateful',
+      rules: [
+        expireFirstCall,
+        { match: { method: 'initialize', nth: 2 }, action: { type: 'stall', ms: 700 } },
+        { match: { method: 'tools/call', nth: 2 }, action: { type: 'stall', ms: 3000 } },
+      ],
+    });
+    const { client } = await open(scenario.mcp, { transport: { standaloneStream: false } });
+    const started = performance.now();
+    const error = await client.callTool('echo', { text: 'x' }, { maxTotalTimeout: 1000 }).catch((caught) => caught);
+    const ms = performance.now() - started;
+    expect(error).toMatchObject({ name: 'TimeoutError' });
+    expect(ms).toBeGreaterThan(900);
+    // A fresh cap for the resend made it 0.7 s + 1 s.
+    expect(ms).toBeLessThan(1450);
+    expect((await scenario.stats()).methods['tools/call']).toBe(2);
+  });
+
+  it("a renewal slower than what is left of the call's maxTotalTimeout (1 s here) is not waited for past it", async () => {
+    const scenario = await servers.scenario({
+      inner: 'stateful',
+      rules: [expireFirstCall, { match: { method: 'initialize', nth: 2 }, action: { type: 'stall', ms: 2000 } }],
+    });
+    const { client } = await open(scenario.mcp, { transport: { standaloneStream: false } });
+    const started = performance.now();
+    const error = await client.callTool('echo', { text: 'x' }, { maxTotalTimeout: 1000 }).catch((caught) => caught);
+    const ms = performance.now() - started;
+    expect(error).toMatchObject({ name: 'TimeoutError' });
+    expect(ms).toBeLessThan(1600);
+    // The renewal goes on for later calls.
+    expect((await client.callTool('echo', { text: 'later' })).text).toBe('later');
+  });
+
   it('does not start another session for a 404 that answers a request sent before the renewal', async () => {
     const scenario = await servers.scenario({
       inner: 'stateful',
