@@ -1,14 +1,14 @@
 import { createFetch, FetchError, type FetchResponse } from 'ofetch';
 import { AuthError, type AuthErrorCode } from '../errors/auth-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
-import { readBodyText } from '../transport/http/read-body.js';
+import { discard, readBodyText } from '../transport/http/read-body.js';
 import type { OAuthAnswer } from './oauth-http.js';
 import { isRedirect } from './secure-endpoint.js';
 
 /**
  * OAuth's own HTTP requests (metadata GETs, registration and token POSTs) on
- * ofetch: a timeout per attempt, retries only for idempotent GETs, its
- * prototype-safe JSON parsing, and our bounded reader for every body. Loaded on
+ * ofetch: retries only for idempotent GETs, its prototype-safe JSON parsing; and
+ * ours: a deadline per attempt and the bounded reader for every body. Loaded on
  * demand by oauth-http.ts, so a program without OAuth never loads ofetch.
  */
 
@@ -16,7 +16,9 @@ import { isRedirect } from './secure-endpoint.js';
 export interface OAuthFetchSettings {
   readonly fetch: typeof fetch;
   readonly maxResponseBytes: number;
-  readonly timeout: number;
+  /** Per attempt, in ms, at most 2^31-1; undefined: none. */
+  readonly timeout: number | undefined;
+  /** A finite whole number (OAuthProvider checks it). */
   readonly retries: number;
 }
 
@@ -55,7 +57,9 @@ export async function oauthFetch(settings: OAuthFetchSettings, request: OAuthFet
       ...(request.body !== undefined && { body: request.body }),
       // 'manual', not 'error': workerd refuses redirect: 'error'; a redirect is refused in bounded().
       redirect: 'manual',
-      timeout: settings.timeout,
+      // No ofetch `timeout`: its signal is made once, its timer cleared at the
+      // first answer, and a retry reuses that signal, so a retried attempt had
+      // no deadline at all. bounded() gives each attempt its own.
       retry: idempotent ? settings.retries : 0,
       retryDelay: RETRY_DELAY_MS,
       responseType: 'json',
@@ -64,13 +68,6 @@ export async function oauthFetch(settings: OAuthFetchSettings, request: OAuthFet
       // Our refusals and a timeout end the request at once; only network failures are tried again.
       onRequestError({ error }) {
         if (error instanceof AuthError) throw error;
-        if (error.name === 'TimeoutError') {
-          throw new AuthError(
-            'request_timeout',
-            `${request.what} ${request.url.href} did not answer within ${settings.timeout} ms (limits.timeout)`,
-            { cause: error },
-          );
-        }
       },
     });
     return answer(response);
@@ -91,49 +88,73 @@ function answer(response: FetchResponse<unknown>): OAuthAnswer {
 }
 
 /**
- * The fetch ofetch calls: the injected one, then the whole body through the
- * bounded reader under the same signal, so the timeout covers a body that
+ * The fetch ofetch calls, once per attempt: the injected one, then the whole
+ * body through the bounded reader, all under a deadline of the attempt's own
+ * (and ofetch's signal, should it pass one), so the timeout covers a body that
  * trickles as well as headers that never come, even with a fetch that ignores
  * signals. ofetch then parses the text it gets back.
  */
 function bounded(settings: OAuthFetchSettings, request: OAuthFetchRequest): typeof fetch {
   return async (input, init) => {
-    const signal = init?.signal ?? undefined;
-    const response = await untilAborted(settings.fetch(input, init), signal);
-    if (isRedirect(response)) {
-      await response.body?.cancel().catch(() => {});
-      throw new AuthError(
-        request.failure,
-        `${request.what} ${request.url.href} answered with a redirect${response.status ? ` (HTTP ${response.status})` : ''}, which is not followed`,
-      );
-    }
-    const body = signal && response.body ? response.body.pipeThrough(new TransformStream(), { signal }) : response.body;
-    let text: string;
+    const deadline = new AbortController();
+    const { timeout } = settings;
+    const timer =
+      timeout === undefined
+        ? undefined
+        : setTimeout(() => deadline.abort(new DOMException('timed out', 'TimeoutError')), timeout);
+    const signal = init?.signal ? AbortSignal.any([deadline.signal, init.signal]) : deadline.signal;
     try {
-      text = await readBodyText(new Response(body, { headers: response.headers }), settings.maxResponseBytes);
+      const response = await untilAborted(settings.fetch(input, { ...init, signal }), signal);
+      if (isRedirect(response)) {
+        await discard(response);
+        throw new AuthError(
+          request.failure,
+          `${request.what} ${request.url.href} answered with a redirect${response.status ? ` (HTTP ${response.status})` : ''}, which is not followed`,
+        );
+      }
+      const body = response.body?.pipeThrough(new TransformStream(), { signal }) ?? null;
+      let text: string;
+      try {
+        text = await readBodyText(new Response(body, { headers: response.headers }), settings.maxResponseBytes);
+      } catch (error) {
+        if (!(error instanceof ProtocolError)) throw error;
+        throw new AuthError(
+          'response_too_large',
+          `${request.what} ${request.url.href} sent more than ${settings.maxResponseBytes} bytes (limits.maxResponseBytes)`,
+          { cause: error },
+        );
+      }
+      return new Response(NULL_BODY.has(response.status) ? null : text, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
     } catch (error) {
-      if (!(error instanceof ProtocolError)) throw error;
+      if (!deadline.signal.aborted || error instanceof AuthError) throw error;
       throw new AuthError(
-        'response_too_large',
-        `${request.what} ${request.url.href} sent more than ${settings.maxResponseBytes} bytes (limits.maxResponseBytes)`,
+        'request_timeout',
+        `${request.what} ${request.url.href} did not answer within ${timeout} ms (limits.timeout)`,
         { cause: error },
       );
+    } finally {
+      clearTimeout(timer);
     }
-    return new Response(NULL_BODY.has(response.status) ? null : text, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
   };
 }
 
-/** `work`, or the signal's reason as soon as it aborts. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
+/**
+ * The response, or the signal's reason as soon as it aborts. A fetch that
+ * ignores signals may still answer after that: its body is cancelled then, so
+ * the connection is let go rather than held until the server ends it.
+ */
+function untilAborted(work: Promise<Response>, signal: AbortSignal): Promise<Response> {
+  return new Promise<Response>((resolve, reject) => {
+    const onAbort = () => {
+      reject(signal.reason);
+      work.then(discard, () => {});
+    };
     if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
+    else signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }

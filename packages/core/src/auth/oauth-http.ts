@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { MAX_TIMER } from '../client/pending-calls.js';
 import { AuthError } from '../errors/auth-error.js';
 import { lazy } from '../util/lazy.js';
 import type { OAuthOptions, OAuthUrlPurpose } from './options.js';
@@ -119,10 +120,15 @@ export class OAuthHttp {
     return {
       fetch: this.#fetch,
       maxResponseBytes: limits?.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-      timeout: limits?.timeout ?? DEFAULT_TIMEOUT_MS,
+      timeout: timeoutOf(limits?.timeout ?? DEFAULT_TIMEOUT_MS),
       retries: limits?.retries ?? DEFAULT_RETRIES,
     };
   }
+}
+
+/** limits.timeout as a timer takes it: 0, Infinity (or NaN, or less than 0) mean none; longer than a timer can wait, the longest it can. */
+function timeoutOf(ms: number): number | undefined {
+  return ms > 0 && ms < Infinity ? Math.min(ms, MAX_TIMER) : undefined;
 }
 
 /** The fetch to use now: the injected one, else the global read at call time. */

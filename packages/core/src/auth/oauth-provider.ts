@@ -67,6 +67,11 @@ export class OAuthProvider {
   readonly #dpopDemanded = new Set<string>();
 
   constructor(options: OAuthOptions = {}) {
+    const retries = options.limits?.retries;
+    // Infinity would retry a failing metadata GET for ever.
+    if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0)) {
+      throw new RangeError(`OAuthOptions.limits.retries must be a whole number, 0 or more (got ${retries})`);
+    }
     this.#options = options;
     this.#store = options.store ?? new MemoryOAuthStore();
     this.#keys = new StoredKeys(this.#store);

@@ -66,13 +66,19 @@ export type AllowUrl = (url: URL, purpose: OAuthUrlPurpose) => boolean | Promise
 export interface OAuthLimits {
   /** Largest response body read, decoded bytes (default 262,144: 256 KiB); more is `response_too_large`. */
   readonly maxResponseBytes?: number;
-  /** Longest one request may take, body included, in ms (default 30,000); longer is `request_timeout`. */
+  /**
+   * Longest one attempt of a request may take, body included, in ms (default
+   * 30,000); longer is `request_timeout`. 0 or `Infinity`: none; above
+   * 2^31-1 (about 24.8 days), 2^31-1.
+   */
   readonly timeout?: number;
   /**
    * Extra attempts for a metadata GET that failed on the network or with HTTP 408,
-   * 409, 425, 429, 500, 502, 503 or 504 (default 1), 200 ms apart. A timeout, a
-   * redirect or a body too large ends it at once; POSTs (registration, token) are
-   * never retried.
+   * 409, 425, 429, 500, 502, 503 or 504 (default 1), 200 ms apart, each with its
+   * own `timeout`. A whole number, 0 or more: anything else (`Infinity`, -1, 1.5)
+   * makes the OAuthProvider constructor throw a RangeError. A timeout, a
+   * redirect or a body too large ends it at once; POSTs (registration, token)
+   * are never retried.
    */
   readonly retries?: number;
   /**

@@ -119,6 +119,66 @@ describe('OAuth request bounds', () => {
     expect(posts('/token')).toHaveLength(1);
   });
 
+  it('bounds a metadata GET retried after a 503 by limits.timeout too', async () => {
+    server.route('/.well-known/oauth-authorization-server', (_req, res) => {
+      if (gets('/.well-known/oauth-authorization-server').length === 1) return json(res, 503, {});
+      // The retry stalls: no headers ever.
+    });
+    const started = Date.now();
+    const failure = await failureOf(callThrough(`${server.base}/mcp`, provider({ timeout: 300 })));
+    expect(failure).toMatchObject({ name: 'AuthError', code: 'request_timeout' });
+    expect((failure as Error).message).toContain('limits.timeout');
+    expect(gets('/.well-known/oauth-authorization-server')).toHaveLength(2);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('cancels the body of an answer that comes after the timeout from a fetch that ignores signals', async () => {
+    let closed = false;
+    server.route('/token', (_req, res) => {
+      res.on('close', () => {
+        closed = true;
+      });
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).write('{"access_token":'), 400);
+    });
+    const deaf: typeof fetch = (input, init) => fetch(input, { ...init, signal: null });
+    const auth = new OAuthProvider({
+      fetch: deaf,
+      grant: { type: 'client_credentials', issuer: server.origin, client: { client_id: 'm', client_secret: 's' } },
+      limits: { timeout: 150 },
+    });
+    const failure = await failureOf(callThrough(`${server.base}/mcp`, auth));
+    expect(failure).toMatchObject({ name: 'AuthError', code: 'request_timeout' });
+    // The answer's headers come at 400 ms; its body never ends unless the client lets go of it.
+    const until = Date.now() + 3000;
+    while (!closed && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(closed).toBe(true);
+  });
+
+  it.each([0, Infinity, 2 ** 31, 2 ** 53])(
+    'with limits.timeout %s, a token endpoint 200 ms slow still answers',
+    async (timeout) => {
+      server.route('/token', (_req, res) => {
+        server.issued.add('slow');
+      setTimeout(() => json(res, 200, { access_token: 'slow', token_type: 'Bearer' }), 200);
+      });
+      const response = await callThrough(`${server.base}/mcp`, provider({ timeout }));
+      expect(response.status).toBe(200);
+      expect(posts('/token')).toHaveLength(1);
+    },
+  );
+
+  it.each([Infinity, -1, 1.5, Number.NaN])('refuses limits.retries %s at construction', (retries) => {
+    expect(() => provider({ retries })).toThrow(RangeError);
+    expect(() => provider({ retries })).toThrow(/limits\.retries must be a whole number/);
+  });
+
+  it('tries a metadata GET once with limits.retries 0', async () => {
+    server.route('/.well-known/oauth-authorization-server', (_req, res) => json(res, 503, {}));
+    const failure = await failureOf(callThrough(`${server.base}/mcp`, provider({ retries: 0 })));
+    expect(failure).toMatchObject({ name: 'AuthError', code: 'metadata_not_found' });
+    expect(gets('/.well-known/oauth-authorization-server')).toHaveLength(1);
+  });
+
   it('gives up on a metadata GET after limits.retries', async () => {
     server.route('/.well-known/oauth-authorization-server', (_req, res) => json(res, 503, {}));
     const failure = await failureOf(callThrough(`${server.base}/mcp`, provider({ retries: 2 })));
