@@ -34,7 +34,10 @@ export interface SoakReport {
   readonly faults: Record<string, number>;
   readonly resent: number;
   readonly sessionless: Record<string, number>;
+  /** Session renewals: an `initialize` a client sent after a 404 to its session id. */
   readonly renewals: number;
+  /** Clients replaced after their connection ended. */
+  readonly reconnects: number;
   readonly maxExecutions: number;
   readonly ranTwice: string[];
   readonly resolvedUnrun: string[];

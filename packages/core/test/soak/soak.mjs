@@ -1,6 +1,7 @@
 import { getEventListeners, setMaxListeners } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { firstMessage } from '../../../../test-servers/http/fault-scenario.mjs';
 import { faultKind, startFaultHost } from './fault-host.mjs';
 import { prng } from './prng.mjs';
 import { activeResources, formatCounts, formatResources, grownResources } from './tallies.mjs';
@@ -37,7 +38,8 @@ import { activeResources, formatCounts, formatResources, grownResources } from '
  * @property {Record<string, number>} faults faults injected, by kind
  * @property {number} resent `tools/call` requests the client sent again for a call it had sent
  * @property {Record<string, number>} sessionless requests other than `initialize` sent without a session id, per method
- * @property {number} renewals `initialize` requests beyond the first of each client (session renewals)
+ * @property {number} renewals session renewals: `initialize` sent by a client after a 404 to its session id
+ * @property {number} reconnects clients replaced after their connection ended
  * @property {number} maxExecutions most executions of any one call's token on the server
  * @property {string[]} ranTwice tokens executed more than once
  * @property {string[]} resolvedUnrun tokens whose call resolved but that never ran, or resolved with the wrong text
@@ -152,6 +154,15 @@ async function untilIdle(work, progress) {
 }
 
 /**
+ * The method of the first JSON-RPC message in a request body.
+ * @param {string} body
+ */
+function firstMethod(body) {
+  const first = firstMessage(body);
+  return typeof first?.method === 'string' ? first.method : undefined;
+}
+
+/**
  * Runs the soak and reports what it saw; {@link problems} says what broke.
  * @param {SoakOptions} options
  * @returns {Promise<SoakReport>}
@@ -192,34 +203,75 @@ export async function runSoak(options) {
   let measuring = false;
   const warmUp = Math.min(200, Math.floor(total / 5));
 
-  /** @param {number} n */
-  const open = async (n) => {
-    const transport = new StreamableHttpTransport(host.url, {
-      retry: { maxRetries: 3, baseDelay: 5, maxDelay: 50 },
-      maxResumeAttempts: 3,
-    });
-    const client = new Client(transport, {
-      protocolVersion: '2025-11-25',
-      requestTimeout: 20_000,
-      clientInfo: { name: `soak-${n}`, version: '1.0.0' },
-      onError: () => {},
-    });
-    await client.connect();
-    return client;
+  let reconnects = 0;
+  let renewals = 0;
+
+  /**
+   * A fetch that counts session renewals: an `initialize` this client sends
+   * after a 404 to a request that carried its session id (2025-11-25,
+   * Session Management). Retries of one renewal's `initialize` count once.
+   * @returns {typeof fetch}
+   */
+  const renewalCounter = () => {
+    let expired = false;
+    return async (input, init) => {
+      const headers = new Headers(init?.headers);
+      const body = typeof init?.body === 'string' ? init.body : '';
+      if (expired && init?.method === 'POST' && firstMethod(body) === 'initialize') {
+        expired = false;
+        renewals++;
+      }
+      const response = await fetch(input, init);
+      if (response.status === 404 && headers.has('mcp-session-id')) expired = true;
+      return response;
+    };
   };
 
-  /** One call: a unique token through `echo`; its outcome is recorded once. */
+  /** Attempts to connect a client (a 503 storm may refuse a handshake past its retries). */
+  const OPEN_ATTEMPTS = 5;
+
+  /** @param {number} n */
+  const open = async (n) => {
+    for (let attempt = 1; ; attempt++) {
+      const transport = new StreamableHttpTransport(host.url, {
+        retry: { maxRetries: 3, baseDelay: 5, maxDelay: 50 },
+        maxResumeAttempts: 3,
+        fetch: renewalCounter(),
+      });
+      const client = new Client(transport, {
+        protocolVersion: '2025-11-25',
+        requestTimeout: 20_000,
+        clientInfo: { name: `soak-${n}`, version: '1.0.0' },
+        onError: () => {},
+      });
+      try {
+        await client.connect();
+        return client;
+      } catch (error) {
+        await client.close();
+        if (attempt === OPEN_ATTEMPTS) throw error;
+      }
+    }
+  };
+
+  /**
+   * One call: a unique token through `echo`; its outcome is recorded once.
+   * Returns whether the client's connection had ended (the call failed with
+   * ClientClosedError, and the soak closes a client only once its workers are done).
+   */
   const call = async (/** @type {any} */ client) => {
     const token = `t${startedCalls++}`;
     try {
       const result = await client.callTool('echo', { text: token }, { signal: appSignal });
       resolved.set(token, result.text);
+      return false;
     } catch (error) {
       const name = error instanceof Error ? error.name : typeof error;
       rejected[name] = (rejected[name] ?? 0) + 1;
       const reason = `${name}: ${String(error?.message).replace(/\d+/g, 'N').slice(0, 100)}`;
       reasons[reason] = (reasons[reason] ?? 0) + 1;
       if (!(error instanceof McpError) && untyped.length < 5) untyped.push(`${name}: ${String(error?.message)}`);
+      return name === 'ClientClosedError';
     } finally {
       settledCalls++;
       maxAbortListeners = Math.max(maxAbortListeners, getEventListeners(appSignal, 'abort').length);
@@ -229,11 +281,31 @@ export async function runSoak(options) {
   /** One client's share: `concurrency` workers calling until the total (or the time) is reached. */
   const drive = async (/** @type {number} */ n) => {
     let client = await open(n);
+    /**
+     * The replacement under way, shared: every worker that saw the connection
+     * end waits for the one new client, and the old one is closed first, as an
+     * app would (one replacement each, or all but the last left open, would leak).
+     * @type {Promise<void> | undefined}
+     */
+    let replacing;
+    /** @param {any} ended */
+    const replace = (ended) => {
+      if (client !== ended) return replacing;
+      replacing ??= (async () => {
+        await ended.close();
+        client = await open(n);
+        reconnects++;
+      })().finally(() => {
+        replacing = undefined;
+      });
+      return replacing;
+    };
     const worker = async () => {
       while (startedCalls < total && Date.now() < deadline) {
-        // A connection that died for good (its stream failed) is replaced, as an app would.
-        if (client.ended !== undefined) client = await open(n);
-        await call(client);
+        if (replacing) await replacing;
+        const used = client;
+        // A connection that ended for good is replaced.
+        if (await call(used)) await replace(used);
         if (settledCalls >= warmUp && !measuring) {
           measuring = true;
           heapBefore = await heapMb(gc);
@@ -241,8 +313,12 @@ export async function runSoak(options) {
         if (settledCalls % 500 === 0) log(`${settledCalls} calls settled`);
       }
     };
-    await Promise.all(Array.from({ length: concurrency }, worker));
-    await client.close();
+    try {
+      await Promise.all(Array.from({ length: concurrency }, worker));
+    } finally {
+      await replacing?.catch(() => {});
+      await client.close();
+    }
   };
 
   await untilIdle(Promise.all(Array.from({ length: clients }, (_, n) => drive(n))), () => settledCalls);
@@ -288,7 +364,8 @@ export async function runSoak(options) {
     unsettled,
     faults: { ...host.faults },
     resent,
-    renewals: (host.methods.initialize ?? 0) - clients,
+    renewals,
+    reconnects,
     sessionless: { ...host.sessionless },
     maxExecutions,
     ranTwice,
@@ -352,7 +429,7 @@ export function summary(r) {
       .slice(0, 10)
       .map(([reason, n]) => `  ${String(n).padStart(5)} × ${reason}`),
     `faults: ${kinds(r.faults)}`,
-    `client resends of a tools/call: ${r.resent}, session renewals: ${r.renewals}, max executions per call: ${r.maxExecutions}`,
+    `client resends of a tools/call: ${r.resent}, session renewals: ${r.renewals}, reconnects: ${r.reconnects}, max executions per call: ${r.maxExecutions}`,
     `requests sent without a session id: ${kinds(r.sessionless)}`,
     `abort listeners: max ${r.maxAbortListeners} while running, ${r.abortListenersAfter} after; open responses after close: ${r.openResponsesAfter}`,
     `resources: ${formatResources(r.resources)}`,

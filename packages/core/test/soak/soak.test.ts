@@ -15,11 +15,39 @@ describe('soak (short run; `pnpm soak` for a long one)', () => {
     expect(report.calls).toBe(calls);
     expect(Object.keys(report.faults).length).toBeGreaterThanOrEqual(8);
     expect(report.resent).toBeGreaterThan(0);
+    // A renewal is an initialize after a 404: at most one per session the server expired.
     expect(report.renewals).toBeGreaterThan(0);
+    expect(report.renewals).toBeLessThanOrEqual(report.faults['expire-session'] ?? 0);
     // Most calls get through the faults: a failed renewal no longer leaves a
     // client failing every later call (session-renewal.test.ts).
     expect(report.resolved).toBeGreaterThan(calls / 2);
   }, 120_000);
+
+  it('replaces a client whose connection ended with one new client, closing the old, and counts it apart from renewals', async () => {
+    /** A client whose connection ends on its 25th call, as one a server dropped would. */
+    class EndingClient extends Client {
+      #calls = 0;
+      override callTool(...args: Parameters<Client['callTool']>) {
+        if (++this.#calls === 25) void this.close();
+        return super.callTool(...args);
+      }
+    }
+    const report = await runSoak({
+      Client: EndingClient,
+      StreamableHttpTransport,
+      McpError,
+      calls: 400,
+      clients: 2,
+      faultRate: 0,
+    });
+    console.log(summary(report));
+    // No socket or timer of a replaced client left behind, every call settled.
+    expect(problems(report)).toEqual([]);
+    // Each client ends after 25 calls: 400 calls need several replacements, one per ending.
+    expect(report.reconnects).toBeGreaterThanOrEqual(400 / 25 - 2);
+    expect(report.reconnects).toBeLessThanOrEqual(400 / 25);
+    expect(report.renewals).toBe(0);
+  }, 60_000);
 });
 
 describe('stdio soak (short run)', () => {
@@ -46,6 +74,7 @@ describe('soak verdicts', () => {
     resent: 0,
     sessionless: {},
     renewals: 0,
+    reconnects: 0,
     maxExecutions: 1,
     ranTwice: [],
     resolvedUnrun: [],
