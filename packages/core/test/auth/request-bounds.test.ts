@@ -159,7 +159,7 @@ describe('OAuth request bounds', () => {
     async (timeout) => {
       server.route('/token', (_req, res) => {
         server.issued.add('slow');
-      setTimeout(() => json(res, 200, { access_token: 'slow', token_type: 'Bearer' }), 200);
+        setTimeout(() => json(res, 200, { access_token: 'slow', token_type: 'Bearer' }), 200);
       });
       const response = await callThrough(`${server.base}/mcp`, provider({ timeout }));
       expect(response.status).toBe(200);
