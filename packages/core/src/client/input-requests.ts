@@ -3,7 +3,9 @@ import { McpError } from '../errors/mcp-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { RpcError } from '../errors/rpc-error.js';
 import { InputRequiredResultSchema } from '../protocol/mrtr.js';
+import { linkedSignal } from '../util/linked-signal.js';
 import type { DispatchPool } from './dispatch-pool.js';
+import { MAX_TIMER } from './pending-calls.js';
 import type { AnswerRequest } from './request-answerer.js';
 
 /** An `input_required` result, validated. */
@@ -75,14 +77,18 @@ async function answerInputRequests(
   inputRequests: Readonly<Record<string, { readonly method: string; readonly params?: unknown }>>,
   round: Round,
 ): Promise<Record<string, unknown>> {
+  // Checked before any listener is added, so a round that never starts leaves none behind.
+  if (round.pool.ended.aborted) throw round.pool.ended.reason;
+  if (round.signal?.aborted) throw round.signal.reason;
   const controller = new AbortController();
   const { signal } = controller;
-  const sources = [round.pool.ended, ...(round.signal ? [round.signal] : [])];
-  const follow = (): void => controller.abort(sources.find((source) => source.aborted)?.reason);
-  for (const source of sources) {
-    if (source.aborted) throw source.reason;
-    source.addEventListener('abort', follow, { once: true });
-  }
+  // The pool outlives every call: rounds hang off it through a link of their own
+  // (one listener on it, whatever the number of rounds), let go when they end.
+  const closed = linkedSignal(round.pool.ended);
+  const onClose = (): void => controller.abort(closed.signal.reason);
+  const onAbort = (): void => controller.abort(round.signal?.reason);
+  closed.signal.addEventListener('abort', onClose, { once: true });
+  round.signal?.addEventListener('abort', onAbort, { once: true });
   // As for every call's deadline, zero or a non-finite timeout means none; a long one is clamped to what timers take.
   const timer =
     Number.isFinite(round.timeout) && round.timeout > 0
@@ -91,7 +97,7 @@ async function answerInputRequests(
             const message = `${method} timed out after ${round.timeout} ms while answering the server's input requests`;
             controller.abort(new DOMException(message, 'TimeoutError'));
           },
-          Math.min(round.timeout, 2 ** 31 - 1),
+          Math.min(round.timeout, MAX_TIMER),
         )
       : undefined;
   const stopped = new Promise<never>((_, reject) => {
@@ -113,7 +119,9 @@ async function answerInputRequests(
     throw error;
   } finally {
     clearTimeout(timer);
-    for (const source of sources) source.removeEventListener('abort', follow);
+    closed.unlink();
+    closed.signal.removeEventListener('abort', onClose);
+    round.signal?.removeEventListener('abort', onAbort);
   }
 }
 

@@ -149,7 +149,7 @@ describe('floods (legacy era, GET stream)', () => {
     await expectHealthy(client);
   });
 
-  // Found by this suite (transport/http/linked-signal.ts): every reply to a server request
+  // Found by this suite (util/linked-signal.ts): every reply to a server request
   // is a send without a per-call signal, linked to the transport's long-lived signal while
   // it runs; a burst of more than 10 made Node print a MaxListenersExceededWarning. The
   // links now hang off one listener on that signal.

@@ -5,7 +5,7 @@ import { startWatchedFaultServer, type WatchedFaultServer } from './watched-serv
 
 // A send without a per-call signal (a notification, an answer to the server) is
 // bounded by the transport's life through a signal linked to the transport's own
-// (transport/http/linked-signal.ts). Many at once must not pile listeners on it.
+// (util/linked-signal.ts). Many at once must not pile listeners on it.
 
 let server: WatchedFaultServer;
 beforeAll(async () => {

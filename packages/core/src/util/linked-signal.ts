@@ -16,7 +16,8 @@ const links = new WeakMap<AbortSignal, Set<AbortController>>();
  * each exchange gets a linked signal instead, and unlinks when it is done.
  * The links of one parent hang off a single listener on it, whatever their
  * number: one listener per link made Node warn of a leak (past 10) under a
- * burst of sends, replies to a flood of server requests say.
+ * burst of sends, replies to a flood of server requests say. MRTR input rounds
+ * follow the client's dispatch pool the same way.
  */
 export function linkedSignal(parent: AbortSignal): LinkedSignal {
   const controller = new AbortController();
