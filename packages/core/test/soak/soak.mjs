@@ -5,6 +5,7 @@ import { firstMessage } from '../../../../test-servers/http/fault-scenario.mjs';
 import { faultKind, startFaultHost } from './fault-host.mjs';
 import { prng } from './prng.mjs';
 import { activeResources, formatCounts, formatResources, grownResources } from './tallies.mjs';
+import { untilIdle } from './until-idle.mjs';
 
 /**
  * The soak (issue 12): thousands of calls from several clients through random
@@ -125,33 +126,6 @@ async function settle(/** @type {() => boolean} */ check, ms = 3000) {
 
 /** How long no call may settle before the soak stops waiting and reports the rest unsettled. */
 const STUCK_MS = 30_000;
-
-/**
- * Resolves when `work` does, or once `progress()` has not moved for STUCK_MS
- * (a call that never settles must show up in the report, not hang the run).
- * @param {Promise<unknown>} work
- * @param {() => number} progress
- */
-async function untilIdle(work, progress) {
-  let done = false;
-  const finished = work.then(() => {
-    done = true;
-  });
-  let last = progress();
-  let since = Date.now();
-  while (!done) {
-    /** @type {ReturnType<typeof setTimeout> | undefined} */
-    let timer;
-    await Promise.race([finished, new Promise((resolve) => (timer = setTimeout(resolve, 500)))]);
-    clearTimeout(timer);
-    if (progress() !== last) {
-      last = progress();
-      since = Date.now();
-    } else if (Date.now() - since > STUCK_MS) {
-      return;
-    }
-  }
-}
 
 /**
  * The method of the first JSON-RPC message in a request body.
@@ -321,7 +295,7 @@ export async function runSoak(options) {
     }
   };
 
-  await untilIdle(Promise.all(Array.from({ length: clients }, (_, n) => drive(n))), () => settledCalls);
+  await untilIdle(Promise.all(Array.from({ length: clients }, (_, n) => drive(n))), () => settledCalls, STUCK_MS);
   const unsettled = startedCalls - settledCalls;
 
   // Every client is closed: the server must hold no response open for them.

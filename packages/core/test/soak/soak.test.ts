@@ -57,8 +57,62 @@ describe('stdio soak (short run)', () => {
     expect(stdioProblems(report)).toEqual([]);
     expect(report.calls).toBe(200);
     expect(Object.keys(report.faults).length).toBeGreaterThanOrEqual(4);
-    expect(report.resolved).toBeGreaterThan(0);
+    // Rounds without a fault and with only noise ran, and (stdioProblems) answered every call.
+    expect(report.byFault.none?.calls).toBeGreaterThan(0);
+    expect(report.byFault.noise?.calls).toBeGreaterThan(0);
   }, 60_000);
+
+  it('reports a call that never settles instead of waiting for it forever', async () => {
+    /** A client that loses one call: it never settles, as a lost response would leave it. */
+    class LosingClient extends Client {
+      override callTool(...args: Parameters<Client['callTool']>) {
+        if (args[1]?.text === 'r0c3') return new Promise<never>(() => {});
+        return super.callTool(...args);
+      }
+    }
+    const started = Date.now();
+    const report = await runStdioSoak({ Client: LosingClient, StdioTransport, McpError, rounds: 2, stuckMs: 300 });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(report.unsettled).toBe(1);
+    expect(stdioProblems(report)).toContain('stdio: 1 calls never settled');
+  }, 30_000);
+});
+
+describe('stdio soak verdicts', () => {
+  const clean = {
+    rounds: 2,
+    calls: 40,
+    resolved: 30,
+    rejected: { TransportError: 10 },
+    untyped: [],
+    wrongResults: [],
+    unsettled: 0,
+    faults: { none: 1, kill: 1 },
+    byFault: { none: { calls: 20, answered: 20 }, kill: { calls: 20, answered: 10 } },
+    aliveAfter: [],
+    abortListenersAfter: 0,
+    resources: { ProcessWrap: [0, 0] as [number, number] },
+    seconds: 1,
+  };
+
+  it('passes a clean report, and requires every call answered in rounds without a fault or with only noise', () => {
+    expect(stdioProblems(clean)).toEqual([]);
+    expect(
+      stdioProblems({
+        ...clean,
+        unsettled: 2,
+        byFault: {
+          none: { calls: 20, answered: 19 },
+          noise: { calls: 20, answered: 0 },
+          kill: { calls: 20, answered: 0 },
+        },
+      }),
+    ).toEqual([
+      'stdio: 2 calls never settled',
+      'stdio: 1 of 20 calls not answered in rounds with fault none',
+      'stdio: 20 of 20 calls not answered in rounds with fault noise',
+    ]);
+  });
 });
 
 describe('soak verdicts', () => {

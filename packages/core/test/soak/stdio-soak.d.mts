@@ -13,6 +13,11 @@ export interface StdioSoakOptions {
   readonly callsPerRound?: number;
   /** Seeds the PRNG that picks each round's fault (default 12). */
   readonly seed?: number;
+  /**
+   * How long a round waits with no call settling before it reports the rest
+   * unsettled and moves on (default 15000: past the client's 10 s requestTimeout).
+   */
+  readonly stuckMs?: number;
 }
 
 export interface StdioSoakReport {
@@ -22,7 +27,11 @@ export interface StdioSoakReport {
   readonly rejected: Record<string, number>;
   readonly untyped: string[];
   readonly wrongResults: string[];
+  /** Calls that had not settled when their round stopped waiting. */
+  readonly unsettled: number;
   readonly faults: Record<string, number>;
+  /** Calls per fault, and those answered with their own text (all, under `none` and `noise`). */
+  readonly byFault: Record<string, { readonly calls: number; readonly answered: number }>;
   readonly aliveAfter: number[];
   readonly abortListenersAfter: number;
   readonly resources: Record<string, [number, number]>;

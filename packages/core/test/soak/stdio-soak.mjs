@@ -2,6 +2,7 @@ import { getEventListeners, setMaxListeners } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { prng } from './prng.mjs';
 import { activeResources, formatCounts, formatResources, grownResources } from './tallies.mjs';
+import { untilIdle } from './until-idle.mjs';
 
 /** The reference server over stdio, which the soak starts, kills and restarts. */
 const SERVER = fileURLToPath(new URL('../../../../test-servers/stdio.mjs', import.meta.url));
@@ -21,6 +22,8 @@ const SERVER = fileURLToPath(new URL('../../../../test-servers/stdio.mjs', impor
  * @property {number} [rounds] child processes started one after another (default 12)
  * @property {number} [callsPerRound] calls started in each round, all at once (default 20)
  * @property {number} [seed] seeds the PRNG that picks each round's fault (default 12)
+ * @property {number} [stuckMs] how long a round waits with no call settling before it
+ *   reports the rest unsettled and moves on (default 15000: past the client's 10 s requestTimeout)
  *
  * @typedef {object} StdioSoakReport
  * @property {number} rounds
@@ -29,7 +32,10 @@ const SERVER = fileURLToPath(new URL('../../../../test-servers/stdio.mjs', impor
  * @property {Record<string, number>} rejected rejections by error name
  * @property {string[]} untyped rejections that are not McpError (first few)
  * @property {string[]} wrongResults calls that resolved with another call's text
+ * @property {number} unsettled calls that had not settled when their round stopped waiting
  * @property {Record<string, number>} faults rounds by fault
+ * @property {Record<string, { calls: number, answered: number }>} byFault calls per fault, and those
+ *   answered with their own text (a round without a fault, or with only noise, must answer all)
  * @property {number[]} aliveAfter children still running after their client closed
  * @property {number} abortListenersAfter
  * @property {Record<string, [number, number]>} resources process and pipe handles, before and after
@@ -61,6 +67,9 @@ function alive(pid) {
 
 const delay = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Faults under which every call must still get its answer: noise is not JSON-RPC, and is skipped. */
+const HARMLESS = ['none', 'noise'];
+
 /**
  * @param {StdioSoakOptions} options
  * @returns {Promise<StdioSoakReport>}
@@ -69,6 +78,7 @@ export async function runStdioSoak(options) {
   const { Client, StdioTransport, McpError } = options;
   const rounds = options.rounds ?? 12;
   const perRound = options.callsPerRound ?? 20;
+  const stuckMs = options.stuckMs ?? 15_000;
   const random = prng(options.seed ?? 12);
   const started = Date.now();
   const before = activeResources(COUNTED);
@@ -85,14 +95,19 @@ export async function runStdioSoak(options) {
   const faults = {};
   /** @type {number[]} */
   const pids = [];
+  /** @type {Record<string, { calls: number, answered: number }>} */
+  const byFault = {};
   let calls = 0;
   let resolved = 0;
+  let unsettled = 0;
 
   for (let round = 0; round < rounds; round++) {
     const fault = /** @type {const} */ (['none', 'crash-in-call', 'kill', 'noise', 'close-under-calls'])[
       Math.floor(random() * 5)
     ];
     faults[fault] = (faults[fault] ?? 0) + 1;
+    const tally = byFault[fault] ?? { calls: 0, answered: 0 };
+    byFault[fault] = tally;
     const args = [SERVER, ...(fault === 'crash-in-call' ? ['--exit-on-call', 'fail'] : [])];
     if (fault === 'noise') args.push('--noise');
     const transport = new StdioTransport({ command: process.execPath, args, stderr: 'ignore', closeTimeout: 500 });
@@ -101,19 +116,24 @@ export async function runStdioSoak(options) {
     if (transport.pid !== undefined) pids.push(transport.pid);
 
     const crashAt = Math.floor(random() * perRound);
+    let settled = 0;
     const pending = Array.from({ length: perRound }, (_, i) => {
       const text = `r${round}c${i}`;
       calls++;
+      tally.calls++;
       const call =
         fault === 'crash-in-call' && i === crashAt
           ? client.callTool('fail', {}, { signal: appSignal })
           : client.callTool('echo', { text }, { signal: appSignal });
       return call.then(
         (/** @type {{ text: string, isError: boolean }} */ result) => {
+          settled++;
           resolved++;
-          if (!result.isError && result.text !== text) wrongResults.push(`${text} → ${result.text}`);
+          if (!result.isError && result.text === text) tally.answered++;
+          else if (!result.isError) wrongResults.push(`${text} → ${result.text}`);
         },
         (/** @type {unknown} */ error) => {
+          settled++;
           const name = error instanceof Error ? error.name : typeof error;
           rejected[name] = (rejected[name] ?? 0) + 1;
           if (!(error instanceof McpError) && untyped.length < 5) {
@@ -130,7 +150,9 @@ export async function runStdioSoak(options) {
       await delay(Math.floor(random() * 10));
       await client.close();
     }
-    await Promise.all(pending);
+    // Bounded: a call that never settles is counted here, before close() would end it.
+    await untilIdle(Promise.all(pending), () => settled, stuckMs);
+    unsettled += perRound - settled;
     await client.close();
   }
 
@@ -147,7 +169,9 @@ export async function runStdioSoak(options) {
     rejected,
     untyped,
     wrongResults,
+    unsettled,
     faults,
+    byFault,
     aliveAfter: pids.filter(alive),
     abortListenersAfter: getEventListeners(appSignal, 'abort').length,
     resources: resourcesNow(before),
@@ -163,8 +187,12 @@ export async function runStdioSoak(options) {
 export function stdioProblems(report) {
   /** @type {string[]} */
   const found = [];
-  const settled = report.resolved + Object.values(report.rejected).reduce((sum, n) => sum + n, 0);
-  if (settled !== report.calls) found.push(`stdio: ${report.calls - settled} calls never settled`);
+  if (report.unsettled > 0) found.push(`stdio: ${report.unsettled} calls never settled`);
+  for (const fault of HARMLESS) {
+    const { calls = 0, answered = 0 } = report.byFault[fault] ?? {};
+    if (answered < calls)
+      found.push(`stdio: ${calls - answered} of ${calls} calls not answered in rounds with fault ${fault}`);
+  }
   if (report.untyped.length > 0) found.push(`stdio: untyped rejections: ${report.untyped.join('; ')}`);
   if (report.wrongResults.length > 0) found.push(`stdio: wrong results: ${report.wrongResults.slice(0, 5).join(', ')}`);
   if (report.aliveAfter.length > 0) found.push(`stdio: children still running: ${report.aliveAfter.join(', ')}`);
@@ -179,7 +207,11 @@ export function stdioProblems(report) {
 export function stdioSummary(r) {
   const kinds = formatCounts;
   return [
-    `stdio soak: ${r.rounds} child processes, ${r.calls} calls in ${r.seconds.toFixed(1)} s: ${r.resolved} resolved, rejected: ${kinds(r.rejected)}`,
+    `stdio soak: ${r.rounds} child processes, ${r.calls} calls in ${r.seconds.toFixed(1)} s: ${r.resolved} resolved, rejected: ${kinds(r.rejected)}, unsettled ${r.unsettled}`,
+    `answered by fault: ${Object.entries(r.byFault)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([fault, { calls, answered }]) => `${fault} ${answered}/${calls}`)
+      .join(', ')}`,
     `rounds by fault: ${kinds(r.faults)}; children alive after: ${r.aliveAfter.length}; abort listeners after: ${r.abortListenersAfter}; resources: ${formatResources(r.resources)}`,
   ].join('\n');
 }
