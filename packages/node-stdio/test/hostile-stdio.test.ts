@@ -58,6 +58,17 @@ async function spawnHostile(
   return { client, transport, errors };
 }
 
+/** How many arrays deep `value` nests through first elements, and what is at the bottom (a loop: no stack to overflow). */
+function arrayDepth(value: unknown): { depth: number; bottom: unknown } {
+  let depth = 0;
+  let bottom = value;
+  while (Array.isArray(bottom)) {
+    depth++;
+    bottom = bottom[0];
+  }
+  return { depth, bottom };
+}
+
 /** Whether a process is still alive (signal 0 only checks). */
 function alive(pid: number): boolean {
   try {
@@ -147,11 +158,12 @@ describe.each(['legacy', 'modern'] as const)('hostile stdio server (%s era)', (e
 
   it('a result nested 100,000 arrays deep settles without a stack overflow, and the next call works', async () => {
     const { client } = await spawnHostile('deep-json', era);
-    try {
-      expect((await client.callTool('hostile')).text).toBe('deep');
-    } catch (error) {
-      expect(error).toBeInstanceOf(McpError);
-    }
+    // Delivered whole: no recursive walk on the way (a RangeError would reject the call).
+    const result = await client.callTool('hostile');
+    expect(result.text).toBe('deep');
+    expect(result.isError).not.toBe(true);
+    const { value } = result.structuredContent as { value: unknown };
+    expect(arrayDepth(value)).toEqual({ depth: 100_000, bottom: 'bottom' });
     await expectHealthy(client);
   });
 });
