@@ -3,16 +3,20 @@ import { type OAuthStore, storeKeys } from './store.js';
 
 const KeyListSchema = v.array(v.string());
 
+/** The last change queued on each store's list, shared by every provider on it. */
+const queues = new WeakMap<OAuthStore, Promise<unknown>>();
+
 /**
  * The keys a provider wrote to its store (tokens, server bindings, pending
  * authorizations), listed in the store itself under `keys`: signOut after a
  * page reload, or in another provider on the same store, finds what an earlier
  * one stored. Registered clients are not listed: they outlive a sign-out.
- * Changes to the list run one at a time, so concurrent writes lose no key.
+ * Changes to the list run one at a time per store, whichever provider makes
+ * them, so concurrent writes in this page lose no key (another process or tab
+ * on a shared store is not covered: that needs the store's own locking).
  */
 export class StoredKeys {
   readonly #store: OAuthStore;
-  #queue: Promise<unknown> = Promise.resolve();
 
   constructor(store: OAuthStore) {
     this.#store = store;
@@ -36,12 +40,15 @@ export class StoredKeys {
   }
 
   #change(change: (keys: string[]) => string[]): Promise<void> {
-    const next = this.#queue.then(async () => {
+    const next = (queues.get(this.#store) ?? Promise.resolve()).then(async () => {
       const keys = await this.list();
       const changed = change(keys);
       if (changed !== keys) await this.#store.set(storeKeys.index, changed);
     });
-    this.#queue = next.catch(() => {});
+    queues.set(
+      this.#store,
+      next.catch(() => {}),
+    );
     return next;
   }
 }

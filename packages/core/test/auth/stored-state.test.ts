@@ -80,6 +80,30 @@ describe('OAuth store hygiene', () => {
     await scenario.close();
   });
 
+  it('two providers on one store authorizing at once both list their keys: signOut removes both', async () => {
+    const [first, second] = await Promise.all([bed.servers().createScenario(), bed.servers().createScenario()]);
+    // Reading the key list takes a while, as it might in a remote store: changes that are not queued overlap.
+    const store = new (class extends InspectableStore {
+      override async get(key: string): Promise<unknown> {
+        const value = await super.get(key);
+        if (key === 'keys') await new Promise((resolve) => setTimeout(resolve, 30));
+        return value;
+      }
+    })();
+    const options: OAuthOptions = { store, redirectUri: REDIRECT_URI, authorize: approve };
+    const counts = await Promise.all([listTools(first.info().mcp, options), listTools(second.info().mcp, options)]);
+    expect(counts.every((count) => count > 0)).toBe(true);
+    expect(store.keys('tokens:')).toHaveLength(2);
+    expect(store.entries.get('keys')).toEqual(
+      expect.arrayContaining([...store.keys('tokens:'), ...store.keys('server:')]),
+    );
+
+    await new OAuthProvider(options).signOut();
+    expect(store.keys('tokens:')).toEqual([]);
+    expect(store.keys('server:')).toEqual([]);
+    await Promise.all([first.close(), second.close()]);
+  });
+
   it('keeps no client secret in the pending record, and deletes the record once used', async () => {
     const store = new InspectableStore();
     const confidential = await confidentialScenario(store);
