@@ -259,7 +259,7 @@ export class Client implements AsyncDisposable {
     const { Listeners } = await listeners();
     const refusal = this.#connection.refusal('subscriptions/listen');
     if (refusal) throw refusal;
-    this.#listeners ??= new Listeners();
+    this.#listeners ??= new Listeners(this.#options);
     if (this.era === 'legacy') {
       this.#connection.wantServerMessages();
       return this.#listeners.openLegacy(

@@ -4,7 +4,8 @@ import type { RequestId } from '../protocol/jsonrpc.js';
 import { META_SUBSCRIPTION_ID } from '../protocol/meta.js';
 import { SubscriptionFilterSchema } from '../protocol/subscriptions.js';
 import { backoffDelay, sleep } from '../transport/http/backoff.js';
-import { type ListenEvent, type ListenFilter, Subscription, wants } from './subscription.js';
+import { type ClientOptions, DEFAULT_MAX_QUEUED_EVENTS } from './options.js';
+import { type ListenEvent, type ListenFilter, type QueueBound, Subscription, wants } from './subscription.js';
 
 /** Times a modern listen stream is reopened after it broke, before the subscription fails. */
 const MAX_REOPENS = 5;
@@ -26,6 +27,14 @@ export type ListenRequest = (
 export class Listeners {
   readonly #legacy = new Map<Subscription, ListenFilter>();
   readonly #modern = new Map<RequestId, Subscription>();
+  readonly #bound: QueueBound;
+
+  constructor(options: Pick<ClientOptions, 'limits' | 'onError'>) {
+    this.#bound = {
+      maxQueued: options.limits?.maxQueuedEvents ?? DEFAULT_MAX_QUEUED_EVENTS,
+      onError: (error) => options.onError?.(error),
+    };
+  }
 
   /** Hands a notification to every subscription that wants it. */
   route(method: string, params: ListenEvent['params']): void {
@@ -61,7 +70,7 @@ export class Listeners {
     const subscription = new Subscription(async () => {
       this.#legacy.delete(subscription);
       await Promise.allSettled((granted.resources ?? []).map(unsubscribe));
-    });
+    }, this.#bound);
     for (const uri of granted.resources ?? []) await subscribe(uri);
     this.#legacy.set(subscription, granted);
     subscription.acknowledge(granted);
@@ -74,7 +83,7 @@ export class Listeners {
     const subscription = new Subscription(async () => {
       controller.abort();
       for (const id of ids) this.#modern.delete(id);
-    });
+    }, this.#bound);
     const wire = toWire(filter);
     void (async () => {
       for (let reopens = 0; !controller.signal.aborted; ) {

@@ -81,6 +81,13 @@ export interface ClientLimits {
    * recently used is dropped, whatever TTLs the server hands out.
    */
   readonly maxCacheEntries?: number;
+  /**
+   * Events one `listen()` subscription holds unread (default 1000); `Infinity`
+   * means no bound. Past it new events are dropped, and `onError` hears of it,
+   * so a server flooding a subscription its reader does not keep up with cannot
+   * grow memory without end.
+   */
+  readonly maxQueuedEvents?: number;
 }
 
 /** Which protocol era a server speaks: 2026-07-28 (`modern`) or the handshake revisions (`legacy`). */
@@ -168,3 +175,4 @@ export const DEFAULT_MAX_INPUT_REQUESTS = 16;
 export const DEFAULT_PROBE_TIMEOUT = 5000;
 export const DEFAULT_MAX_SCHEMA_NODES = 10_000;
 export const DEFAULT_MAX_CACHE_ENTRIES = 256;
+export const DEFAULT_MAX_QUEUED_EVENTS = 1000;

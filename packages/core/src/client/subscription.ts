@@ -1,3 +1,4 @@
+import { McpError } from '../errors/mcp-error.js';
 import { MessageQueue } from '../transport/message-queue.js';
 
 /** `Symbol.asyncDispose` where the runtime has it, else the well-known registry symbol. */
@@ -34,21 +35,40 @@ export function wants(filter: ListenFilter, method: string, params: ListenEvent[
   );
 }
 
+/** @internal How many events a subscription holds unread, and where it reports dropping one. */
+export interface QueueBound {
+  /** limits.maxQueuedEvents. */
+  readonly maxQueued: number;
+  readonly onError: (error: Error) => void;
+}
+
 /**
  * A stream of change notifications: iterate it with `for await`, close it when
  * done. `acknowledged` resolves with what the server agreed to send, which may
  * be less than asked. The same object serves both eras.
+ *
+ * Events wait here until read, at most `limits.maxQueuedEvents` of them: a
+ * server flooding a subscription nobody reads (or reads slowly) must not grow
+ * memory without end. Past the bound new events are dropped, and the first drop
+ * is reported to `onError`; once the reader has caught up (nothing left unread),
+ * events queue again and the next drop is reported again.
  */
 export class Subscription implements AsyncIterable<ListenEvent>, AsyncDisposable {
   readonly acknowledged: Promise<ListenFilter>;
   readonly #events = new MessageQueue<ListenEvent>();
   readonly #onClose: () => Promise<void>;
+  readonly #bound: QueueBound;
+  /** Delivered and not yet read. */
+  #unread = 0;
+  /** Events are being dropped, and that was reported. */
+  #dropping = false;
   #acknowledge!: (filter: ListenFilter) => void;
   #closing: Promise<void> | undefined;
 
   /** @internal Made by `Client.listen()`. */
-  constructor(onClose: () => Promise<void>) {
+  constructor(onClose: () => Promise<void>, bound: QueueBound) {
     this.#onClose = onClose;
+    this.#bound = bound;
     this.acknowledged = new Promise((resolve) => {
       this.#acknowledge = resolve;
     });
@@ -63,6 +83,19 @@ export class Subscription implements AsyncIterable<ListenEvent>, AsyncDisposable
 
   /** @internal */
   deliver(event: ListenEvent): void {
+    if (this.#events.closed) return;
+    const { maxQueued, onError } = this.#bound;
+    if (this.#unread >= maxQueued) {
+      if (this.#dropping) return;
+      this.#dropping = true;
+      onError(
+        new McpError(
+          `listen(): dropped ${event.method}: ${maxQueued} events wait unread in this subscription (limits.maxQueuedEvents); more are dropped until it is read`,
+        ),
+      );
+      return;
+    }
+    this.#unread++;
     this.#events.push(event);
   }
 
@@ -85,8 +118,17 @@ export class Subscription implements AsyncIterable<ListenEvent>, AsyncDisposable
   }
 
   [Symbol.asyncIterator](): AsyncIterator<ListenEvent> {
-    return this.#events[Symbol.asyncIterator]();
+    const events = this.#events[Symbol.asyncIterator]();
+    return {
+      next: () => events.next().then(this.#read),
+      return: (value?: unknown) => events.return?.(value) ?? Promise.resolve({ value: undefined, done: true }),
+    };
   }
+
+  readonly #read = (result: IteratorResult<ListenEvent>): IteratorResult<ListenEvent> => {
+    if (!result.done && --this.#unread === 0) this.#dropping = false;
+    return result;
+  };
 
   [asyncDispose](): Promise<void> {
     return this.close();
