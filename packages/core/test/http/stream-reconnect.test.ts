@@ -32,7 +32,10 @@ describe('reopening the GET stream', () => {
     await until(() => gets(calls).length > 0);
     await pause(2000);
     // GETs at 0 s, after 1 s and more, after 2 s and more: not one per millisecond.
-    expect(gets(calls).length).toBeLessThanOrEqual(3);
+    const opened = gets(calls).map((call) => call.startedAt);
+    expect(opened.length).toBeGreaterThanOrEqual(2);
+    expect(opened.length).toBeLessThanOrEqual(3);
+    for (let n = 1; n < opened.length; n++) expect(opened[n]! - opened[n - 1]!).toBeGreaterThanOrEqual(950);
     expect((await client.callTool('echo', { text: 'unbothered' })).text).toBe('unbothered');
   });
 
