@@ -26,7 +26,9 @@ export interface StreamReconnectOptions {
    * session and the failure reported (default 8). A stream that ends within
    * 10 s without a single event counts as failed, so a server that answers
    * every GET with an empty stream is not asked forever. Each failure waits
-   * longer: `minDelay` plus a jittered backoff that doubles from 250 ms to 10 s.
+   * longer: `minDelay` (or a longer `retry:`) plus a random wait of up to
+   * 250 ms × 2^n after the n-th failure in a row (up to 500 ms after the first,
+   * 1 s after the second, …), that bound capped at 10 s (full jitter).
    */
   readonly maxFailures?: number;
 }

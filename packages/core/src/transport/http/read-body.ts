@@ -22,8 +22,10 @@ export async function readBodyText(response: Response, limit: number, limitName 
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
-        // Not awaited: cancelling one branch of a tee'd body (Response.clone)
-        // settles only once the other branch is cancelled too.
+        // Not awaited: the limit error must not wait on the body's source. How
+        // soon a cancel settles is up to the fetch in use (an injected one may
+        // hand over a tee'd body, whose cancel settles only once the other branch
+        // is cancelled too); the bytes stop flowing either way.
         reader.cancel().catch(() => {});
         throw new ProtocolError(`response body larger than the ${limit}-byte limit (${limitName})`);
       }
