@@ -56,8 +56,11 @@ export class OAuthProvider {
   readonly #metadata = new Map<string, Promise<AuthorizationServerMetadata>>();
   /** Per MCP endpoint (endpointKey of its binding's serverUrl). */
   readonly #servers = new Map<string, ServerFlow>();
-  /** Which token generation of its server each request attempt carried (see onResponse). */
-  readonly #sent = new WeakMap<AuthRequest, number>();
+  /**
+   * Each request attempt's server, and which generation of its tokens it carried
+   * (see onResponse): a response finds its server here, without asking the store again.
+   */
+  readonly #sent = new WeakMap<AuthRequest, { readonly server: ServerFlow; readonly generation: number }>();
   #identity = 0;
   /** The DPoP key and nonces, made on first use (RFC 9449). */
   #dpop: DpopSession | undefined;
@@ -102,7 +105,7 @@ export class OAuthProvider {
       generation = server.generation;
       tokens = await this.#tokens(binding);
     }
-    this.#sent.set(request, generation);
+    this.#sent.set(request, { server: this.#serverFlow(request.url, binding), generation });
     if (!tokens) return {};
     if (tokens.token_type.toLowerCase() !== 'dpop') return { authorization: `Bearer ${tokens.access_token}` };
     // RFC 9449 §7.1: the DPoP scheme, with a fresh proof bound to this method, URL and token.
@@ -123,11 +126,13 @@ export class OAuthProvider {
    */
   async onResponse(response: Response, request: AuthRequest): Promise<'retry' | 'done'> {
     const nonce = this.#dpop?.observe(response, request.url);
-    const server = this.#serverFlow(request.url, await this.#bindings.get(request.url));
+    const sent = this.#sent.get(request);
     if (response.status !== 401 && response.status !== 403) {
-      if (response.ok) server.attempts = 0;
+      if (response.ok) (sent?.server ?? (await this.#serverOf(request.url))).attempts = 0;
       return 'done';
     }
+    // A refusal looks again: a flow may have bound this server since the request left.
+    const server = await this.#serverOf(request.url);
     const challenge = authChallenge(response.headers.get('www-authenticate'));
     if (response.status === 403 && challenge?.error !== 'insufficient_scope') return 'done';
     // RFC 9449 §9: the resource server wants its nonce in the proof; resend once it is a new one.
@@ -140,7 +145,7 @@ export class OAuthProvider {
       return 'retry';
     }
     // Tokens changed since this request left (another request's flow): just resend.
-    if ((this.#sent.get(request) ?? -1) !== server.generation) return 'retry';
+    if ((sent?.generation ?? -1) !== server.generation) return 'retry';
     if (server.flow) {
       await server.flow;
       return 'retry';
@@ -213,6 +218,11 @@ export class OAuthProvider {
       this.#servers.set(key, server);
     }
     return server;
+  }
+
+  /** #serverFlow with the binding read now (from the store unless already known). */
+  async #serverOf(url: URL): Promise<ServerFlow> {
+    return this.#serverFlow(url, await this.#bindings.get(url));
   }
 
   /** Runs `work` as the single flow every request to this server waits for. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AuthError, type OAuthOptions, OAuthProvider, type OAuthStore } from '../../src/index.js';
 import { approve, REDIRECT_URI, useAuthServers } from './auth-scenarios.js';
+import { callThrough, json, startHostileOAuthServer } from './hostile-oauth-server.js';
 
 /** What an OAuthProvider leaves in its store: nothing secret while the user is away, nothing after sign-out. */
 const bed = useAuthServers();
@@ -167,5 +168,47 @@ describe('OAuth store hygiene', () => {
     await new OAuthProvider(options).signOut();
     expect(store.keys('pending:')).toEqual([]);
     await scenario.close();
+  });
+});
+
+describe('OAuth store reads', () => {
+  /** A memory store that counts what is read from it. */
+  class CountingStore extends InspectableStore {
+    reads = 0;
+    override get(key: string): Promise<unknown> {
+      this.reads++;
+      return super.get(key);
+    }
+  }
+
+  it('reads the store once per successful call to a server that asks for no authorization', async () => {
+    const server = await startHostileOAuthServer();
+    try {
+      server.route('/mcp', (_req, res) => json(res, 200, { ok: true }));
+      const store = new CountingStore();
+      const auth = new OAuthProvider({ store });
+      for (let i = 0; i < 20; i++) expect((await callThrough(`${server.base}/mcp`, auth)).status).toBe(200);
+      // headers() looks for the server's binding; the response finds its server without another read.
+      expect(store.reads).toBe(20);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reads only the tokens, once per successful call, once authorized', async () => {
+    const server = await startHostileOAuthServer();
+    try {
+      const store = new CountingStore();
+      const auth = new OAuthProvider({
+        store,
+        grant: { type: 'client_credentials', issuer: server.origin, client: { client_id: 'm', client_secret: 's' } },
+      });
+      expect((await callThrough(`${server.base}/mcp`, auth)).status).toBe(200);
+      store.reads = 0;
+      for (let i = 0; i < 20; i++) expect((await callThrough(`${server.base}/mcp`, auth)).status).toBe(200);
+      expect(store.reads).toBe(20);
+    } finally {
+      await server.close();
+    }
   });
 });
