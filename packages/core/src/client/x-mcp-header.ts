@@ -78,33 +78,45 @@ export function headerAnnotations(tool: Tool, maxNodes: number): HeaderAnnotatio
       if (problem) return { ok: false, reason: problem };
       params.push({ header: schema['x-mcp-header'] as string, path: keys });
     }
-    // Children go on the stack last-first, so they are visited in schema order.
-    const children: Visit[] = [];
-    const { properties } = schema;
-    if (isSchema(properties)) {
-      for (const [key, child] of Object.entries(properties)) {
-        if (isSchema(child)) children.push({ schema: child, path: { key, parent: path }, reachable });
-      }
-    }
-    const unreachable = (child: unknown) => {
-      if (isSchema(child)) children.push({ schema: child, path, reachable: false });
-    };
-    for (const keyword of ONE_SCHEMA) unreachable(schema[keyword]);
-    for (const keyword of SCHEMA_LIST) {
-      const list = schema[keyword];
-      if (Array.isArray(list)) for (const child of list) unreachable(child);
-    }
-    for (const keyword of SCHEMA_MAP) {
-      const map = schema[keyword];
-      if (isSchema(map)) for (const child of Object.values(map)) unreachable(child);
-    }
-    found += children.length;
-    if (found > maxNodes) {
+    const children = childrenOf(visit, maxNodes - found);
+    if (!children) {
       return { ok: false, reason: `its input schema has more than ${maxNodes} subschemas (limits.maxSchemaNodes)` };
     }
+    found += children.length;
+    // Children go on the stack last-first, so they are visited in schema order.
     for (let i = children.length - 1; i >= 0; i--) pending.push(children[i] as Visit);
   }
   return { ok: true, params };
+}
+
+/**
+ * The subschemas of one node in schema order, or undefined once there are more
+ * than `budget`. Counted as they are found, never listed first: a node with
+ * millions of properties is refused at the first past the budget.
+ */
+function childrenOf({ schema, path, reachable }: Visit, budget: number): Visit[] | undefined {
+  const children: Visit[] = [];
+  const add = (child: unknown, at: Path | undefined, reached: boolean): boolean => {
+    if (isSchema(child)) children.push({ schema: child, path: at, reachable: reached });
+    return children.length <= budget;
+  };
+  const { properties } = schema;
+  if (isSchema(properties)) {
+    for (const key in properties) {
+      if (Object.hasOwn(properties, key) && !add(properties[key], { key, parent: path }, reachable)) return undefined;
+    }
+  }
+  for (const keyword of ONE_SCHEMA) if (!add(schema[keyword], path, false)) return undefined;
+  for (const keyword of SCHEMA_LIST) {
+    const list = schema[keyword];
+    if (Array.isArray(list)) for (const child of list) if (!add(child, path, false)) return undefined;
+  }
+  for (const keyword of SCHEMA_MAP) {
+    const map = schema[keyword];
+    if (!isSchema(map)) continue;
+    for (const key in map) if (Object.hasOwn(map, key) && !add(map[key], path, false)) return undefined;
+  }
+  return children;
 }
 
 function check(schema: Schema, path: readonly string[], reachable: boolean, seen: Set<string>): string | undefined {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { headerAnnotations } from '../../src/client/x-mcp-header.js';
+import type { Tool } from '../../src/index.js';
 import { plainTool, textResult, useHostileServer } from './hostile-server.js';
 import { hubUrl, useClients, useHttpServers } from './modern-harness.js';
 
@@ -154,5 +156,45 @@ describe('x-mcp-header: schemas built to be slow to walk (hostile server)', () =
     expect((await client.listTools()).map((tool) => tool.name)).toEqual(['ok']);
     expect(warnings).toEqual([expect.stringMatching(/"abyss".*maxSchemaNodes/)]);
     expect((await client.callTool('ok')).text).toBe('ok');
+  });
+});
+
+describe('the x-mcp-header walk (limits.maxSchemaNodes)', () => {
+  // Each property of one node is read through a getter that counts: the walk
+  // used to list every entry of a node before it checked the budget.
+  const countedNode = (size: number) => {
+    const read = { count: 0 };
+    const node: Record<string, unknown> = {};
+    for (let n = 0; n < size; n++) {
+      Object.defineProperty(node, `p${n}`, {
+        enumerable: true,
+        get: () => {
+          read.count++;
+          return { type: 'string' };
+        },
+      });
+    }
+    return { node, read };
+  };
+  const tool = (inputSchema: Record<string, unknown>) => ({ name: 'huge', inputSchema }) as Tool;
+
+  it('refuses a node of 200,000 properties at the first past the budget (100), without reading the rest', () => {
+    const { node, read } = countedNode(200_000);
+    const result = headerAnnotations(tool({ type: 'object', properties: node }), 100);
+    expect(result).toEqual({ ok: false, reason: expect.stringMatching(/more than 100 subschemas.*maxSchemaNodes/) });
+    expect(read.count).toBe(100);
+  });
+
+  it('the same early stop for a map of named schemas ($defs of 200,000)', () => {
+    const { node, read } = countedNode(200_000);
+    const result = headerAnnotations(tool({ type: 'object', $defs: node }), 100);
+    expect(result).toMatchObject({ ok: false });
+    expect(read.count).toBe(100);
+  });
+
+  it('a node of exactly the budget (99 properties and the root: 100) is walked and accepted', () => {
+    const { node, read } = countedNode(99);
+    expect(headerAnnotations(tool({ type: 'object', properties: node }), 100)).toEqual({ ok: true, params: [] });
+    expect(read.count).toBeGreaterThanOrEqual(99);
   });
 });
