@@ -1,12 +1,12 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TransportError } from '../../src/index.js';
+import { ProtocolError, TransportError } from '../../src/index.js';
 import { until, useClients } from './harness.js';
 
 const open = useClients();
 
 /** What the HTTP+SSE server below does with its event stream. */
-type StreamPlan = 'endpoint-then-end-on-call' | 'never-endpoint';
+type StreamPlan = 'endpoint-then-end-on-call' | 'never-endpoint' | 'unparsable-endpoint';
 
 interface LegacyServer {
   readonly url: string;
@@ -21,7 +21,7 @@ interface LegacyServer {
  * `/messages` takes the client's messages, answering on the stream. With
  * `endpoint-then-end-on-call` it ends the stream when a `tools/call` comes in;
  * with `never-endpoint` the stream stays open with comments and never names
- * the endpoint.
+ * the endpoint; with `unparsable-endpoint` it names one that is no URL.
  */
 async function startLegacyServer(plan: StreamPlan): Promise<LegacyServer> {
   const streams = new Set<ServerResponse>();
@@ -33,6 +33,8 @@ async function startLegacyServer(plan: StreamPlan): Promise<LegacyServer> {
       if (plan === 'never-endpoint') {
         const timer = setInterval(() => res.write(': not yet\n\n'), 50);
         res.on('close', () => clearInterval(timer));
+      } else if (plan === 'unparsable-endpoint') {
+        res.write('event: endpoint\ndata: http://[not-a-host/messages\n\n');
       } else {
         res.write('event: endpoint\ndata: /messages\n\n');
       }
@@ -98,6 +100,17 @@ describe('the HTTP+SSE event stream', () => {
     server = await startLegacyServer('never-endpoint');
     const { client } = await open(server.url, { connect: false });
     await expect(client.connect({ timeout: 300 })).rejects.toMatchObject({ name: 'TimeoutError' });
+    const opened = server;
+    await until(() => opened.openStreams() === 0, 2000);
+  });
+
+  it('fails connect() with a ProtocolError naming an endpoint that is no URL, and closes the stream', async () => {
+    server = await startLegacyServer('unparsable-endpoint');
+    const { client } = await open(server.url, { connect: false });
+    const error = await client.connect().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as Error).message).toContain('"http://[not-a-host/messages" of');
+    expect((error as Error).message).toContain('is not a URL');
     const opened = server;
     await until(() => opened.openStreams() === 0, 2000);
   });

@@ -36,9 +36,12 @@ export class LegacySseSession {
     this.#endpoint = await new Promise<URL>((resolve, reject) => {
       const onEvent = (event: { event?: string | undefined; data: string }) => {
         if (event.event !== 'endpoint') return false;
-        const url = new URL(event.data.trim(), http.url);
+        const url = endpointUrl(event.data.trim(), http.url);
         // The endpoint must stay on the server's origin, or our credentials would follow it elsewhere.
-        if (url.origin !== http.url.origin) {
+        if (!url) {
+          const named = JSON.stringify(event.data.trim().slice(0, 200));
+          reject(new ProtocolError(`HTTP+SSE endpoint ${named} of ${http.url.href} is not a URL`));
+        } else if (url.origin !== http.url.origin) {
           reject(new ProtocolError(`HTTP+SSE endpoint ${url.href} is not on the origin of ${http.url.href}`));
         } else {
           resolve(url);
@@ -72,5 +75,16 @@ export class LegacySseSession {
     });
     if (!response.ok) throw await this.#http.failure(response, url);
     await discard(response);
+  }
+}
+
+/** The endpoint an `endpoint` event names, resolved against the stream's URL; undefined when it is no URL. */
+function endpointUrl(data: string, base: URL): URL | undefined {
+  // Checked here, not thrown: a throw inside the event callback would end the
+  // stream with a bare TypeError instead of saying what was wrong.
+  try {
+    return new URL(data, base);
+  } catch {
+    return undefined;
   }
 }
