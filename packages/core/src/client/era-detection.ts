@@ -7,10 +7,7 @@ import { isModernProtocolVersion, LEGACY_PROTOCOL_VERSIONS } from '../protocol/v
 import type { Transport } from '../transport/transport.js';
 import type { ConnectContext, Era, ServerIdentity } from './era.js';
 import { LruMap } from './lru-map.js';
-import type { EraCache, EraKind } from './options.js';
-
-/** How many servers the shared era cache remembers, the most recently used kept. */
-export const DEFAULT_ERA_CACHE_ENTRIES = 256;
+import { DEFAULT_ERA_CACHE_ENTRIES, type EraCache, type EraKind } from './options.js';
 
 /**
  * The verdicts of every client not given its own `eraCache`: bounded, so a

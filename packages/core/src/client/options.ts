@@ -176,3 +176,5 @@ export const DEFAULT_PROBE_TIMEOUT = 5000;
 export const DEFAULT_MAX_SCHEMA_NODES = 10_000;
 export const DEFAULT_MAX_CACHE_ENTRIES = 256;
 export const DEFAULT_MAX_QUEUED_EVENTS = 1000;
+/** How many servers the shared era cache remembers, the most recently used kept. */
+export const DEFAULT_ERA_CACHE_ENTRIES = 256;

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_ERA_CACHE_ENTRIES, sharedEraCache } from '../../src/client/era-detection.js';
+import { sharedEraCache } from '../../src/client/era-detection.js';
+import { DEFAULT_ERA_CACHE_ENTRIES } from '../../src/client/options.js';
 import type { EraKind } from '../../src/index.js';
 import { hubUrl, useClients, useHttpServers } from './modern-harness.js';
 import { startUpgradableServer, type UpgradableServer } from './upgradable-server.js';
