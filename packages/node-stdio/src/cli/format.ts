@@ -1,4 +1,5 @@
 import { Buffer } from 'node:buffer';
+import { assertPrintable } from './print-depth.js';
 import { terminalJson } from './terminal-text.js';
 
 /** Where the CLI writes: `process.stdout` in the bin, a capturing object in tests. */
@@ -120,8 +121,11 @@ export function hexPreview(data: Uint8Array, max = 32): string {
 /**
  * Pretty JSON for `--json` and structured content. Decoded bytes go back to
  * base64, as they were on the wire; control characters are `\u` escapes.
+ * Data nested past MAX_PRINT_DEPTH is refused with OutputError before
+ * `JSON.stringify`, whose recursion it would overflow.
  */
 export function toJson(value: unknown): string {
+  assertPrintable(value);
   return terminalJson(
     JSON.stringify(
       value,

@@ -8,6 +8,8 @@
  * that a server sent: C0 controls but tab and newline, DEL and C1. Without its
  * ESC, what remains of a sequence prints as harmless visible text.
  */
+import { ELIDED, MAX_PRINT_DEPTH } from './print-depth.js';
+
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
@@ -18,20 +20,25 @@ export function terminalText(text: string): string {
 
 /**
  * A copy of a server's data (a result, an inspection) ready to lay out for the
- * terminal: every string in it, object keys included, through `terminalText`.
- * Bytes, numbers and other non-plain values are kept as they are.
+ * terminal: every string in it, object keys included, through `terminalText`,
+ * and any array or object more than MAX_PRINT_DEPTH levels down replaced by
+ * ELIDED (print-depth.ts), so neither this walk nor the layout after it can
+ * overflow the stack. Bytes, numbers and other non-plain values are kept as they are.
  */
 export function terminalSafe<T>(value: T): T {
-  return clean(value) as T;
+  return clean(value, 1) as T;
 }
 
-function clean(value: unknown): unknown {
+function clean(value: unknown, depth: number): unknown {
   if (typeof value === 'string') return terminalText(value);
-  if (Array.isArray(value)) return value.map(clean);
   if (typeof value !== 'object' || value === null) return value;
-  const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [terminalText(key), clean(item)]));
+  if (!Array.isArray(value)) {
+    const prototype = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null) return value;
+  }
+  if (depth > MAX_PRINT_DEPTH) return ELIDED;
+  if (Array.isArray(value)) return value.map((item) => clean(item, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [terminalText(key), clean(item, depth + 1)]));
 }
 
 /** DEL and C1 in JSON text: `JSON.stringify` leaves them raw, as JSON allows; written as `\u` escapes they stay exact. */
