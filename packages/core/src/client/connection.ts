@@ -23,7 +23,7 @@ import { parseEmpty } from './parsers.js';
 import type { ResultCache } from './result-cache.js';
 import type { RpcChannel } from './rpc-channel.js';
 import type { SessionSnapshot } from './session.js';
-import { remainingTotal } from './total-timeout.js';
+import { asCallTimeout, remainingTotal } from './total-timeout.js';
 
 /** Waiting for a session renewal, loaded when a session first expires. */
 const renewalWait = lazy(() => import('./renewal-wait.js'));
@@ -211,10 +211,14 @@ export class Connection {
     } catch (error) {
       if (!(error instanceof SessionExpiredError) || error.delivered) throw error;
       const cap = options.maxTotalTimeout ?? this.#options.maxTotalTimeout ?? DEFAULT_MAX_TOTAL_TIMEOUT;
-      await this.#renewal(generation, method, options, remainingTotal(method, cap, options.startedAt));
-      const maxTotalTimeout = remainingTotal(method, cap, options.startedAt);
-      const resend = { ...options, maxTotalTimeout, startedAt: performance.now() };
-      return this.#era.request(this.#channel, method, params, resend);
+      try {
+        await this.#renewal(generation, method, options, remainingTotal(method, cap, options.startedAt));
+        const maxTotalTimeout = remainingTotal(method, cap, options.startedAt);
+        const resend = { ...options, maxTotalTimeout, startedAt: performance.now() };
+        return await this.#era.request(this.#channel, method, params, resend);
+      } catch (error) {
+        throw asCallTimeout(error, method, cap, options.startedAt);
+      }
     }
   }
 

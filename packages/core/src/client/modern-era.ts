@@ -24,7 +24,7 @@ import { encodeHeaderValue } from './header-values.js';
 import { resultParser } from './parse-result.js';
 import type { AnswerRequest } from './request-answerer.js';
 import type { RequestOptions, RpcChannel } from './rpc-channel.js';
-import { remainingTotal } from './total-timeout.js';
+import { asCallTimeout, remainingTotal } from './total-timeout.js';
 
 /** Methods whose result may be `input_required` (2026-07-28 §MRTR). */
 const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -123,32 +123,52 @@ export class ModernEra implements Era {
     options: EraRequestOptions<T>,
   ): Promise<T> {
     const parse = (raw: unknown): Step<T> => stepOf(method, raw, options.parse);
-    let extra: Record<string, unknown> = {};
-    let sendOptions: RequestOptions<Step<T>> = { ...options, parse };
+    const sendOptions = { ...options, parse };
+    const step = await this.#send(channel, method, { ...params }, sendOptions);
+    if (step.done) return step.value;
+    try {
+      return await this.#inputRounds(channel, method, params, sendOptions, step.raw);
+    } catch (error) {
+      const cap = options.maxTotalTimeout ?? this.#options.maxTotalTimeout;
+      throw asCallTimeout(error, method, cap, options.startedAt);
+    }
+  }
+
+  /**
+   * Answers the server's input requests and retries, round after round, from
+   * the call's first `input_required` result. The rounds share the call's hard
+   * cap: each round's handlers and each retry get what is left of it.
+   */
+  async #inputRounds<T>(
+    channel: RpcChannel,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: EraRequestOptions<Step<T>>,
+    raw: unknown,
+  ): Promise<T> {
+    const { answer, pool, requestTimeout, maxTotalTimeout, maxRounds, maxInputRequests } = this.#options;
+    const rounds = await inputRounds();
+    const timeout = options.timeout ?? requestTimeout;
+    const cap = options.maxTotalTimeout ?? maxTotalTimeout;
     for (let round = 0; ; round++) {
-      const body = { ...params, ...extra };
-      const step = await this.#send(channel, method, body, sendOptions);
-      if (step.done) return step.value;
-      const rounds = await inputRounds();
-      const input = rounds.inputRequired(method, step.raw, this.#options.maxInputRequests);
-      if (round >= this.#options.maxRounds) {
+      const input = rounds.inputRequired(method, raw, maxInputRequests);
+      if (round >= maxRounds) {
         throw new McpError(
-          `${method}: the server asked for input more than ${this.#options.maxRounds} times (limits.maxInputRounds)`,
+          `${method}: the server asked for input more than ${maxRounds} times (limits.maxInputRounds)`,
         );
       }
       options.onInputRound?.();
-      const { pool, requestTimeout, maxTotalTimeout } = this.#options;
-      const timeout = options.timeout ?? requestTimeout;
-      // The cap bounds the whole call: this round's handlers and the next request get what is left of it.
-      const cap = options.maxTotalTimeout ?? maxTotalTimeout;
       const left = remainingTotal(method, cap, options.startedAt);
-      extra = await rounds.retryParams(this.#options.answer, method, input, {
+      const extra = await rounds.retryParams(answer, method, input, {
         pool,
         signal: options.signal,
         timeout: left ? Math.min(timeout || Infinity, left) : timeout,
-        maxInputRequests: this.#options.maxInputRequests,
+        maxInputRequests,
       });
-      sendOptions = { ...options, parse, maxTotalTimeout: remainingTotal(method, cap, options.startedAt) };
+      const retry = { ...options, maxTotalTimeout: remainingTotal(method, cap, options.startedAt) };
+      const step = await this.#send(channel, method, { ...params, ...extra }, retry);
+      if (step.done) return step.value;
+      raw = step.raw;
     }
   }
 

@@ -68,6 +68,7 @@ describe('protocol (modern era)', () => {
       rejection(client.callTool('hostile', {}, { maxTotalTimeout: 1000 })),
     );
     expect((error as DOMException).name).toBe('TimeoutError');
+    expect((error as DOMException).message).toBe('tools/call exceeded its total timeout of 1000 ms');
     expect(ms).toBeGreaterThan(900);
     expect(ms).toBeLessThan(1800);
     expect(asked).toBeLessThanOrEqual(4);
@@ -88,6 +89,7 @@ describe('protocol (modern era)', () => {
     const before = endpoint.stats.requests.length;
     const { value: error, ms } = await timed(() => rejection(client.callTool('hostile')));
     expect((error as DOMException).name).toBe('TimeoutError');
+    expect((error as DOMException).message).toBe('tools/call exceeded its total timeout of 1000 ms');
     expect(ms).toBeGreaterThan(900);
     expect(ms).toBeLessThan(1800);
     expect(endpoint.stats.requests.length - before).toBeLessThanOrEqual(4);

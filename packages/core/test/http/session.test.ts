@@ -119,7 +119,7 @@ describe('session expiry', () => {
     const started = performance.now();
     const error = await client.callTool('echo', { text: 'x' }, { maxTotalTimeout: 1000 }).catch((caught) => caught);
     const ms = performance.now() - started;
-    expect(error).toMatchObject({ name: 'TimeoutError' });
+    expect(error).toMatchObject({ name: 'TimeoutError', message: 'tools/call exceeded its total timeout of 1000 ms' });
     expect(ms).toBeGreaterThan(900);
     // A fresh cap for the resend made it 0.7 s + 1 s.
     expect(ms).toBeLessThan(1450);
@@ -135,7 +135,7 @@ describe('session expiry', () => {
     const started = performance.now();
     const error = await client.callTool('echo', { text: 'x' }, { maxTotalTimeout: 1000 }).catch((caught) => caught);
     const ms = performance.now() - started;
-    expect(error).toMatchObject({ name: 'TimeoutError' });
+    expect(error).toMatchObject({ name: 'TimeoutError', message: 'tools/call exceeded its total timeout of 1000 ms' });
     expect(ms).toBeLessThan(1600);
     // The renewal goes on for later calls.
     expect((await client.callTool('echo', { text: 'later' })).text).toBe('later');
