@@ -62,6 +62,19 @@ describe('mcp call on an answer nested 100,000 levels deep', () => {
   });
 });
 
+describe('mcp on a log message nested 100,000 levels deep', () => {
+  it('prints the log line down to 100 levels and the answer after it (the line was lost to a RangeError)', async () => {
+    const deepLog = fileURLToPath(new URL('./fixtures/deep-log-server.mjs', import.meta.url));
+    const stdout = capture();
+    const stderr = capture();
+    const code = await run(['call', 'anything', '--', process.execPath, deepLog], { stdout, stderr, env: {} });
+    expect(code).toBe(0);
+    expect(stdout.text).toBe('after the log\n');
+    const nested = `${'['.repeat(100)}${ELIDED}${']'.repeat(100)}`;
+    expect(stderr.text).toBe(`server log [info] deep: ${nested}\n`);
+  });
+});
+
 describe('the print depth bound', () => {
   /** `levels` arrays around 1. */
   const nested = (levels: number): unknown => JSON.parse(`${'['.repeat(levels)}1${']'.repeat(levels)}`);

@@ -3,7 +3,7 @@ import { StdioTransport } from '../stdio-transport.js';
 import type { SessionOptions } from './args.js';
 import type { OutputStream } from './format.js';
 import { remoteTransport } from './remote-transport.js';
-import { terminalText } from './terminal-text.js';
+import { terminalSafe, terminalText } from './terminal-text.js';
 import { VERSION } from './version.js';
 
 /** An open connection to the server, and the options every request should carry. */
@@ -96,6 +96,7 @@ async function openTransport(
 function logNotification(method: string, params: Readonly<Record<string, unknown>> | undefined, out: OutputStream) {
   if (method !== 'notifications/message' || !params) return;
   const source = typeof params.logger === 'string' ? ` ${params.logger}` : '';
-  const data = typeof params.data === 'string' ? params.data : JSON.stringify(params.data);
+  // Data of any depth: terminalSafe elides past MAX_PRINT_DEPTH, where JSON.stringify would overflow the stack.
+  const data = typeof params.data === 'string' ? params.data : JSON.stringify(terminalSafe(params.data));
   out.write(`${terminalText(`server log [${String(params.level)}]${source}: ${data}`)}\n`);
 }
