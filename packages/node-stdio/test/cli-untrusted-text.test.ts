@@ -3,9 +3,17 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { toJson } from '../src/cli/format.js';
+import { OutputError } from '../src/cli/print-depth.js';
 import { run } from '../src/cli/run.js';
+import { terminalSafe } from '../src/cli/terminal-text.js';
 
 const server = fileURLToPath(new URL('./fixtures/terminal-escapes-server.mjs', import.meta.url));
+const hostile = fileURLToPath(new URL('../../../test-servers/hostile/stdio.mjs', import.meta.url));
+const deepJson = [process.execPath, hostile, '--misbehave', 'deep-json'];
+const ELIDED = '"[nested deeper than 100 levels]"';
+const REFUSED =
+  'mcp: the answer nests more than 100 levels deep, past what --json prints (without --json, deeper levels show as [nested deeper than 100 levels])\n';
 const bin = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 /** C0 controls but newline and tab, DEL, C1: what a terminal may act on instead of printing. */
@@ -25,11 +33,11 @@ function capture() {
   };
 }
 
-/** Runs the CLI in-process against the fixture server; `isTTY` makes it color its own output. */
-async function mcp(argv: string[], tty = false) {
+/** Runs the CLI in-process against a server (the fixture's by default); `isTTY` makes it color its own output. */
+async function mcp(argv: string[], tty = false, target = [process.execPath, server]) {
   const stdout = Object.assign(capture(), { isTTY: tty });
   const stderr = capture();
-  const code = await run([...argv, '--', process.execPath, server], { stdout, stderr, env: {} });
+  const code = await run([...argv, '--', ...target], { stdout, stderr, env: {} });
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
 
@@ -118,6 +126,60 @@ describe('the environment mcp gives a server', () => {
   });
 });
 
+/** Spaces before the deepest `[` of the terminal view: two per level shown. */
+function deepestIndent(stdout: string): number {
+  return Math.max(...stdout.split('\n').map((line) => (line.trimEnd().endsWith('[') ? line.search(/\S/) : 0)));
+}
+
+describe('mcp call on an answer nested 100,000 levels deep', () => {
+  it('prints the text and structured content down to 100 levels, and the rest as a marker', async () => {
+    const { code, stdout, stderr } = await mcp(['call', 'hostile'], false, deepJson);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toBe('deep');
+    expect(stdout).toContain('structuredContent:');
+    expect(stdout.match(new RegExp(ELIDED.replace(/[[\]]/g, '\\$&'), 'g'))).toHaveLength(1);
+    // The result is level 1 and structuredContent level 2: its `value` shows 98 levels of arrays.
+    expect(deepestIndent(stdout)).toBe(2 * 98);
+    expect(stdout.length).toBeLessThan(100_000);
+  });
+
+  it('--json refuses it with one readable line and exit 1, printing nothing half-done', async () => {
+    const { code, stdout, stderr } = await mcp(['call', 'hostile', '--json'], false, deepJson);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(REFUSED);
+  });
+});
+
+describe('mcp on a log message nested 100,000 levels deep', () => {
+  it('prints the log line down to 100 levels and the answer after it (the line was lost to a RangeError)', async () => {
+    const deepLog = fileURLToPath(new URL('./fixtures/deep-log-server.mjs', import.meta.url));
+    const { code, stdout, stderr } = await mcp(['call', 'anything'], false, [process.execPath, deepLog]);
+    expect(code).toBe(0);
+    expect(stdout).toBe('after the log\n');
+    const nested = `${'['.repeat(100)}${ELIDED}${']'.repeat(100)}`;
+    expect(stderr).toBe(`server log [info] deep: ${nested}\n`);
+  });
+});
+
+describe('the print depth bound', () => {
+  /** `levels` arrays around 1. */
+  const nested = (levels: number): unknown => JSON.parse(`${'['.repeat(levels)}1${']'.repeat(levels)}`);
+
+  it('--json prints data 100 levels deep unchanged, and refuses 101 with OutputError', () => {
+    expect(JSON.parse(toJson(nested(100)))).toEqual(nested(100));
+    expect(() => toJson(nested(101))).toThrow(OutputError);
+    expect(() => toJson({ a: nested(100) })).toThrow(OutputError);
+  });
+
+  it('the terminal view keeps 100 levels and replaces the 101st, without a stack overflow at 100,000', () => {
+    expect(terminalSafe(nested(100))).toEqual(nested(100));
+    expect(terminalSafe(nested(101))).toEqual(JSON.parse(`${'['.repeat(100)}${ELIDED}${']'.repeat(100)}`));
+    expect(() => terminalSafe(nested(100_000))).not.toThrow();
+  });
+});
+
 describe.skipIf(!existsSync(bin))('the built mcp bin, as a process of its own', () => {
   const exec = promisify(execFile);
   /** `mcp <argv> -- node <fixture>` with a secret in mcp's own environment. */
@@ -142,5 +204,17 @@ describe.skipIf(!existsSync(bin))('the built mcp bin, as a process of its own', 
       JSON.parse((await mcpBin(['call', 'env', '--json', '--inherit-env'])).stdout).content[0].text,
     );
     expect(inherited.MCP_TEST_SECRET).toBe('sk-parent-secret');
+  });
+
+  it('prints an answer nested 100,000 levels deep down to 100 levels, and --json refuses it in words (exit 1)', async () => {
+    const { stdout } = await exec(process.execPath, [bin, 'call', 'hostile', '--', ...deepJson], {
+      maxBuffer: 1 << 20,
+    });
+    expect(stdout.split('\n')[0]).toBe('deep');
+    expect(stdout).toContain(ELIDED);
+    const refused = await exec(process.execPath, [bin, 'call', 'hostile', '--json', '--', ...deepJson]).catch(
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(refused).toMatchObject({ code: 1, stdout: '', stderr: REFUSED });
   });
 });
