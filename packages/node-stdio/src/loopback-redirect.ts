@@ -16,7 +16,8 @@ export interface LoopbackAuthorizeOptions {
    */
   readonly openBrowser?: (url: string) => unknown;
   /**
-   * How long to wait for the browser to come back, in ms (default 300000). This
+   * How long to wait for the browser to come back, in ms (default 300000; it must
+   * be positive, and `Infinity` waits as long as a timer can, about 24 days). This
    * is the only bound on callbacks with the wrong `state`: they are answered
    * and ignored however many come, as counting them would let any local
    * process end the user's authorization by sending a few.
@@ -53,6 +54,7 @@ const DEFAULT_TIMEOUT_MS = 300_000;
  * flow. An authorization URL without `state` accepts only callbacks without one.
  */
 export async function loopbackAuthorize(options: LoopbackAuthorizeOptions = {}): Promise<LoopbackRedirect> {
+  const timeoutMs = waitBound(options.timeoutMs);
   const path = options.path ?? '/callback';
   let server = await listen(options.port ?? 0);
   const port = portOf(server);
@@ -88,9 +90,7 @@ export async function loopbackAuthorize(options: LoopbackAuthorizeOptions = {}):
     if (pending) throw new Error('another authorization is already waiting for the browser');
     if (!server.listening) server = attach(await listen(port));
     const current = server;
-    const signals = [AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS), options.signal].filter(
-      (signal) => signal !== undefined,
-    );
+    const signals = [AbortSignal.timeout(timeoutMs), options.signal].filter((signal) => signal !== undefined);
     const stop = AbortSignal.any(signals);
     let onStop: (() => void) | undefined;
     try {
@@ -172,4 +172,10 @@ function closeServer(server: Server): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   return closed;
+}
+
+/** The wait for the browser: positive, and no longer than a timer holds (a longer one would fire at once). */
+function waitBound(ms: number = DEFAULT_TIMEOUT_MS): number {
+  if (!(ms > 0)) throw new RangeError(`loopbackAuthorize: timeoutMs must be a positive number of ms, not ${ms}`);
+  return Math.min(ms, 2 ** 31 - 1);
 }

@@ -111,6 +111,30 @@ describe('loopbackAuthorize', () => {
     await loopback.close();
   });
 
+  it.each([0, -1, Number.NaN])('refuses timeoutMs %s at once with a RangeError', async (timeoutMs) => {
+    await expect(loopbackAuthorize({ timeoutMs })).rejects.toThrow(RangeError);
+  });
+
+  it.each([Number.POSITIVE_INFINITY, 2 ** 32])(
+    'waits with timeoutMs %s instead of timing out at once',
+    async (timeoutMs) => {
+      const controller = new AbortController();
+      const loopback = await loopbackAuthorize({ timeoutMs, openBrowser: () => {}, signal: controller.signal });
+      const waiting = loopback.authorize(new URL('https://as.example/authorize?state=s'));
+      const outcome = await Promise.race([
+        waiting.then(
+          () => 'resolved',
+          (error: unknown) => `rejected: ${(error as Error).message}`,
+        ),
+        new Promise((resolve) => setTimeout(resolve, 100, 'still waiting')),
+      ]);
+      expect(outcome).toBe('still waiting');
+      controller.abort();
+      await expect(waiting).rejects.toThrow();
+      await loopback.close();
+    },
+  );
+
   it('refuses a non-web authorization URL with insecure_endpoint, and opens http only on this machine', async () => {
     const opened: string[] = [];
     const loopback = await loopbackAuthorize({ timeoutMs: 50, openBrowser: (url) => void opened.push(url) });
