@@ -16,8 +16,8 @@ export interface LoopbackAuthorizeOptions {
    */
   readonly openBrowser?: (url: string) => unknown;
   /**
-   * How long to wait for the browser to come back, in ms (default 300000; it must
-   * be positive, and `Infinity` waits as long as a timer can, about 24 days). This
+   * How long to wait for the browser to come back, in ms (default 300000). It must
+   * be positive; `Infinity` waits as long as a timer can, about 24 days. This
    * is the only bound on callbacks with the wrong `state`: they are answered
    * and ignored however many come, as counting them would let any local
    * process end the user's authorization by sending a few.
