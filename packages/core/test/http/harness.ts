@@ -1,3 +1,5 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import {
   Client,
@@ -168,3 +170,20 @@ export function openStandaloneGet(calls: readonly FetchCall[]): boolean {
 
 /** The era probe (2026-07-28 versioning) a client sends before `initialize`; these tests look past it. */
 export const PROBE = 'server/discover';
+
+/**
+ * Serves a hand-written `node:http` server on a free local port for the file;
+ * its origin (`http://127.0.0.1:<port>`) once started. Closed after the file.
+ */
+export function useNodeServer(server: Server): () => string {
+  let origin = '';
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return () => origin;
+}

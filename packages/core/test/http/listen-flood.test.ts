@@ -1,8 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { type ListenEvent, McpError } from '../../src/index.js';
-import { until, useClients } from './harness.js';
+import { until, useClients, useNodeServer } from './harness.js';
 
 const SERVER_INFO = { name: 'listen-flood', version: '1.0.0' };
 
@@ -43,15 +42,7 @@ const server = createServer(async (req: IncomingMessage, res: ServerResponse) =>
   json({ error: { code: -32601, message: 'Method not found' } });
 });
 
-let url = '';
-beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+const origin = useNodeServer(server);
 beforeEach(() => {
   state.get = undefined;
   state.written = 0;
@@ -62,7 +53,9 @@ const seq = (event: ListenEvent | undefined) => event?.params?.seq;
 
 describe('a notification flood to a listen() subscription nobody reads', () => {
   it('keeps limits.maxQueuedEvents (default 1000) of 10,000, reports the drop once, and delivers later events once read', async () => {
-    const { client, errors, notifications } = await open(url, { client: { protocolVersion: '2025-11-25' } });
+    const { client, errors, notifications } = await open(`${origin()}/mcp`, {
+      client: { protocolVersion: '2025-11-25' },
+    });
     const subscription = await client.listen({ toolsListChanged: true });
     await until(() => state.get !== undefined);
     await client.callTool('flood', { count: 10_000 });
@@ -87,7 +80,7 @@ describe('a notification flood to a listen() subscription nobody reads', () => {
   });
 
   it('a smaller limits.maxQueuedEvents (10) holds 10; a new flood after the reader caught up is reported again', async () => {
-    const { client, errors, notifications } = await open(url, {
+    const { client, errors, notifications } = await open(`${origin()}/mcp`, {
       client: { protocolVersion: '2025-11-25', limits: { maxQueuedEvents: 10 } },
     });
     const subscription = await client.listen({ toolsListChanged: true });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionSnapshot } from '../../src/index.js';
 import { openStandaloneGet, PROBE, until, useClients, useHttpServers } from './harness.js';
-import type { SeenRequest } from './test-servers.js';
+import type { FaultRule, SeenRequest } from './test-servers.js';
 
 const servers = useHttpServers();
 const open = useClients();
@@ -106,20 +106,22 @@ describe('session expiry', () => {
     expect(stats.executions).toBe(3);
   });
 
-  it("the wait for a renewal and the resend share the call's maxTotalTimeout (1 s here): a slow renewal, then a stalled resend, end the call at ~1 s with TimeoutError", async () => {
-    const scenario = await servers.scenario({
-      inner: 'stateful',
-      rules: [
-        expireFirstCall,
-        { match: { method: 'initialize', nth: 2 }, action: { type: 'stall', ms: 700 } },
-        { match: { method: 'tools/call', nth: 2 }, action: { type: 'stall', ms: 3000 } },
-      ],
-    });
+  /** A call capped at 1 s whose session expires, with `rules` acting on what follows: how it failed, and when. */
+  async function cappedAfterExpiry(...rules: FaultRule[]) {
+    const scenario = await servers.scenario({ inner: 'stateful', rules: [expireFirstCall, ...rules] });
     const { client } = await open(scenario.mcp, { transport: { standaloneStream: false } });
     const started = performance.now();
     const error = await client.callTool('echo', { text: 'x' }, { maxTotalTimeout: 1000 }).catch((caught) => caught);
     const ms = performance.now() - started;
     expect(error).toMatchObject({ name: 'TimeoutError', message: 'tools/call exceeded its total timeout of 1000 ms' });
+    return { scenario, client, ms };
+  }
+
+  it("the wait for a renewal and the resend share the call's maxTotalTimeout (1 s here): a slow renewal, then a stalled resend, end the call at ~1 s with TimeoutError", async () => {
+    const { scenario, ms } = await cappedAfterExpiry(
+      { match: { method: 'initialize', nth: 2 }, action: { type: 'stall', ms: 700 } },
+      { match: { method: 'tools/call', nth: 2 }, action: { type: 'stall', ms: 3000 } },
+    );
     expect(ms).toBeGreaterThan(900);
     // A fresh cap for the resend made it 0.7 s + 1 s.
     expect(ms).toBeLessThan(1450);
@@ -127,15 +129,10 @@ describe('session expiry', () => {
   });
 
   it("a renewal slower than what is left of the call's maxTotalTimeout (1 s here) is not waited for past it", async () => {
-    const scenario = await servers.scenario({
-      inner: 'stateful',
-      rules: [expireFirstCall, { match: { method: 'initialize', nth: 2 }, action: { type: 'stall', ms: 2000 } }],
+    const { client, ms } = await cappedAfterExpiry({
+      match: { method: 'initialize', nth: 2 },
+      action: { type: 'stall', ms: 2000 },
     });
-    const { client } = await open(scenario.mcp, { transport: { standaloneStream: false } });
-    const started = performance.now();
-    const error = await client.callTool('echo', { text: 'x' }, { maxTotalTimeout: 1000 }).catch((caught) => caught);
-    const ms = performance.now() - started;
-    expect(error).toMatchObject({ name: 'TimeoutError', message: 'tools/call exceeded its total timeout of 1000 ms' });
     expect(ms).toBeLessThan(1600);
     // The renewal goes on for later calls.
     expect((await client.callTool('echo', { text: 'later' })).text).toBe('later');

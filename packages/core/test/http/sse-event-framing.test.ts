@@ -1,9 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ProtocolError, TransportError } from '../../src/index.js';
 import { FIELDS_ROOM, readSse } from '../../src/transport/http/sse-events.js';
-import { useClients } from './harness.js';
+import { useClients, useNodeServer } from './harness.js';
 
 // SSE framing over a real HTTP body: line ends (a lone CR is one, HTML,
 // server-sent events, §9.2.4) and maxMessageBytes, wherever the server's
@@ -76,20 +75,12 @@ async function writeCut(res: ServerResponse, text: string, size: number): Promis
 }
 
 const { server, answer, streams } = sseServer();
-let url = '';
-beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+const origin = useNodeServer(server);
 
 const open = useClients();
 const LIMIT = 4096;
 const connect = () =>
-  open(`${url}/mcp`, {
+  open(`${origin()}/mcp`, {
     transport: { maxMessageBytes: LIMIT, standaloneStream: false, maxResumeAttempts: 0 },
     client: { protocolVersion: '2025-11-25', requestTimeout: 4000 },
   });
@@ -178,7 +169,7 @@ describe('maxMessageBytes on SSE events, however the writes cut them', () => {
   });
 
   it('fails a comment line that never ends once it passes the limit plus 64 KiB, reading little more', async () => {
-    const body = (await fetch(`${url}/endless-comment`)).body;
+    const body = (await fetch(`${origin()}/endless-comment`)).body;
     if (!body) throw new Error('no body');
     let pulled = 0;
     const counted = body.pipeThrough(

@@ -1,8 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { TransportError } from '../../src/index.js';
-import { useClients } from './harness.js';
+import { useClients, useNodeServer } from './harness.js';
 
 // An SSE event id that no Last-Event-ID header can carry as it is (a code unit past
 // U+00FF, a control character, a space at either end) is ignored as if the event had
@@ -54,15 +53,7 @@ const server = createServer(async (req: IncomingMessage, res: ServerResponse) =>
   json({ error: { code: -32601, message: 'Method not found' } });
 });
 
-let url = '';
-beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+const origin = useNodeServer(server);
 beforeEach(() => {
   state.firstId = '1';
   state.pending = undefined;
@@ -75,7 +66,11 @@ const client = { protocolVersion: '2025-11-25', requestTimeout: 4000 } as const;
 describe('an SSE event id that no Last-Event-ID header can carry', () => {
   it.each(UNSENDABLE)('is ignored on a call stream: it resumes from the id before it (%j)', async (badId) => {
     state.badId = badId;
-    const { client: mcp, notifications, errors } = await open(url, { transport: { standaloneStream: false }, client });
+    const {
+      client: mcp,
+      notifications,
+      errors,
+    } = await open(`${origin()}/mcp`, { transport: { standaloneStream: false }, client });
     expect((await mcp.callTool('cut')).text).toBe('resumed');
     expect(state.lastEventIds).toEqual(['1']);
     expect(notifications.map((n) => (n.params as { data: string }).data)).toEqual(['post 1', 'post 2']);
@@ -85,7 +80,7 @@ describe('an SSE event id that no Last-Event-ID header can carry', () => {
   it('fails the call with TransportError, not TypeError, when no id of its stream can be sent back', async () => {
     state.firstId = '\u{1F4A5}';
     state.badId = '\u{1F4A5}';
-    const { client: mcp } = await open(url, { transport: { standaloneStream: false }, client });
+    const { client: mcp } = await open(`${origin()}/mcp`, { transport: { standaloneStream: false }, client });
     const error = await mcp.callTool('cut').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TransportError);
     expect((error as Error).message).toContain('ended before the response');
@@ -94,7 +89,7 @@ describe('an SSE event id that no Last-Event-ID header can carry', () => {
 
   it.each(UNSENDABLE)('is ignored on the GET stream: it reopens from the id before it (%j)', async (badId) => {
     state.badId = badId;
-    const { notifications, errors } = await open(url, {
+    const { notifications, errors } = await open(`${origin()}/mcp`, {
       transport: { streamReconnect: { minDelay: 20 } },
       client,
     });
@@ -110,7 +105,7 @@ describe('an SSE event id that no Last-Event-ID header can carry', () => {
 describe('an empty SSE event id', () => {
   it('resets the last event id on a call stream: nothing to resume from, the call fails with TransportError', async () => {
     state.badId = '';
-    const { client: mcp } = await open(url, { transport: { standaloneStream: false }, client });
+    const { client: mcp } = await open(`${origin()}/mcp`, { transport: { standaloneStream: false }, client });
     const error = await mcp.callTool('cut').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TransportError);
     expect(state.lastEventIds).toEqual([]);
@@ -118,7 +113,7 @@ describe('an empty SSE event id', () => {
 
   it('resets the last event id on the GET stream: it reopens without Last-Event-ID', async () => {
     state.badId = '';
-    const { errors } = await open(url, { transport: { streamReconnect: { minDelay: 20 } }, client });
+    const { errors } = await open(`${origin()}/mcp`, { transport: { streamReconnect: { minDelay: 20 } }, client });
     await expect.poll(() => state.lastEventIds.length, { timeout: 3000 }).toBeGreaterThanOrEqual(2);
     expect(state.lastEventIds.slice(0, 2)).toEqual([undefined, undefined]);
     expect(errors).toEqual([]);
