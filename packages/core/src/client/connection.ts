@@ -23,7 +23,6 @@ import { parseEmpty } from './parsers.js';
 import type { ResultCache } from './result-cache.js';
 import type { RpcChannel } from './rpc-channel.js';
 import type { SessionSnapshot } from './session.js';
-import { asCallTimeout, remainingTotal } from './total-timeout.js';
 
 /** Waiting for a session renewal, loaded when a session first expires. */
 const renewalWait = lazy(() => import('./renewal-wait.js'));
@@ -210,6 +209,7 @@ export class Connection {
       return await this.#era.request(this.#channel, method, params, options);
     } catch (error) {
       if (!(error instanceof SessionExpiredError) || error.delivered) throw error;
+      const { asCallTimeout, remainingTotal } = await renewalWait();
       const cap = options.maxTotalTimeout ?? this.#options.maxTotalTimeout ?? DEFAULT_MAX_TOTAL_TIMEOUT;
       try {
         await this.#renewal(generation, method, options, remainingTotal(method, cap, options.startedAt));

@@ -5,8 +5,12 @@ import { RpcError } from '../errors/rpc-error.js';
 import { InputRequiredResultSchema } from '../protocol/mrtr.js';
 import { linkedSignal } from '../util/linked-signal.js';
 import type { DispatchPool } from './dispatch-pool.js';
+import type { EraRequestOptions } from './era.js';
+import type { ModernEraOptions, Step } from './modern-era.js';
 import { MAX_TIMER } from './pending-calls.js';
 import type { AnswerRequest } from './request-answerer.js';
+import type { RequestOptions } from './rpc-channel.js';
+import { asCallTimeout, remainingTotal } from './total-timeout.js';
 
 /** An `input_required` result, validated. */
 export type InputRequired = v.InferOutput<typeof InputRequiredResultSchema>;
@@ -21,6 +25,59 @@ export interface Round {
   readonly timeout: number;
   /** Input requests one round may carry (limits.maxInputRequests). */
   readonly maxInputRequests: number;
+}
+
+/** One call's rounds: the call, and how the era sends a retry of it. */
+export interface CallRounds<T> {
+  readonly method: string;
+  readonly params: Record<string, unknown> | undefined;
+  readonly options: EraRequestOptions<Step<T>>;
+  /** Sends the call again with `params`, through the era (its envelope and headers). */
+  readonly send: (params: Record<string, unknown>, options: RequestOptions<Step<T>>) => Promise<Step<T>>;
+}
+
+/** The era's bounds on rounds and its handlers. */
+export type RoundBounds = Pick<
+  ModernEraOptions,
+  'answer' | 'pool' | 'requestTimeout' | 'maxTotalTimeout' | 'maxRounds' | 'maxInputRequests'
+>;
+
+/**
+ * Answers the server's input requests and retries, round after round, from a
+ * call's first `input_required` result (`raw`), at most `maxRounds` rounds. The
+ * rounds share the call's hard cap (maxTotalTimeout), counted from the call's
+ * start: each round's handlers and each retry get what is left of it, so a
+ * server cannot hold one call for a fresh cap per round.
+ */
+export async function answerRounds<T>(raw: unknown, call: CallRounds<T>, bounds: RoundBounds): Promise<T> {
+  const { method, params, options } = call;
+  const { answer, pool, maxRounds, maxInputRequests } = bounds;
+  const timeout = options.timeout ?? bounds.requestTimeout;
+  const cap = options.maxTotalTimeout ?? bounds.maxTotalTimeout;
+  try {
+    for (let round = 0; ; round++) {
+      const input = inputRequired(method, raw, maxInputRequests);
+      if (round >= maxRounds) {
+        throw new McpError(
+          `${method}: the server asked for input more than ${maxRounds} times (limits.maxInputRounds)`,
+        );
+      }
+      options.onInputRound?.();
+      const left = remainingTotal(method, cap, options.startedAt);
+      const extra = await retryParams(answer, method, input, {
+        pool,
+        signal: options.signal,
+        timeout: left ? Math.min(timeout || Infinity, left) : timeout,
+        maxInputRequests,
+      });
+      const retry = { ...options, maxTotalTimeout: remainingTotal(method, cap, options.startedAt) };
+      const step = await call.send({ ...params, ...extra }, retry);
+      if (step.done) return step.value;
+      raw = step.raw;
+    }
+  } catch (error) {
+    throw asCallTimeout(error, method, cap, options.startedAt);
+  }
 }
 
 /**

@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { McpError } from '../errors/mcp-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { RpcError } from '../errors/rpc-error.js';
 import { UnsupportedVersionError } from '../errors/unsupported-version-error.js';
@@ -24,7 +23,6 @@ import { encodeHeaderValue } from './header-values.js';
 import { resultParser } from './parse-result.js';
 import type { AnswerRequest } from './request-answerer.js';
 import type { RequestOptions, RpcChannel } from './rpc-channel.js';
-import { asCallTimeout, remainingTotal } from './total-timeout.js';
 
 /** Methods whose result may be `input_required` (2026-07-28 §MRTR). */
 const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -58,7 +56,8 @@ export interface ModernEraOptions {
   readonly extraHeaders: (method: string, params: Record<string, unknown> | undefined) => Record<string, string>;
 }
 
-type Step<T> = { readonly done: true; readonly value: T } | { readonly done: false; readonly raw: unknown };
+/** A result as the MRTR loop sees it: complete (parsed for the caller) or asking for input. */
+export type Step<T> = { readonly done: true; readonly value: T } | { readonly done: false; readonly raw: unknown };
 
 /** The MRTR round driver, loaded on the first `input_required` result. */
 const inputRounds = lazy(() => import('./input-requests.js'));
@@ -126,50 +125,9 @@ export class ModernEra implements Era {
     const sendOptions = { ...options, parse };
     const step = await this.#send(channel, method, { ...params }, sendOptions);
     if (step.done) return step.value;
-    try {
-      return await this.#inputRounds(channel, method, params, sendOptions, step.raw);
-    } catch (error) {
-      const cap = options.maxTotalTimeout ?? this.#options.maxTotalTimeout;
-      throw asCallTimeout(error, method, cap, options.startedAt);
-    }
-  }
-
-  /**
-   * Answers the server's input requests and retries, round after round, from
-   * the call's first `input_required` result. The rounds share the call's hard
-   * cap: each round's handlers and each retry get what is left of it.
-   */
-  async #inputRounds<T>(
-    channel: RpcChannel,
-    method: string,
-    params: Record<string, unknown> | undefined,
-    options: EraRequestOptions<Step<T>>,
-    raw: unknown,
-  ): Promise<T> {
-    const { answer, pool, requestTimeout, maxTotalTimeout, maxRounds, maxInputRequests } = this.#options;
-    const rounds = await inputRounds();
-    const timeout = options.timeout ?? requestTimeout;
-    const cap = options.maxTotalTimeout ?? maxTotalTimeout;
-    for (let round = 0; ; round++) {
-      const input = rounds.inputRequired(method, raw, maxInputRequests);
-      if (round >= maxRounds) {
-        throw new McpError(
-          `${method}: the server asked for input more than ${maxRounds} times (limits.maxInputRounds)`,
-        );
-      }
-      options.onInputRound?.();
-      const left = remainingTotal(method, cap, options.startedAt);
-      const extra = await rounds.retryParams(answer, method, input, {
-        pool,
-        signal: options.signal,
-        timeout: left ? Math.min(timeout || Infinity, left) : timeout,
-        maxInputRequests,
-      });
-      const retry = { ...options, maxTotalTimeout: remainingTotal(method, cap, options.startedAt) };
-      const step = await this.#send(channel, method, { ...params, ...extra }, retry);
-      if (step.done) return step.value;
-      raw = step.raw;
-    }
+    const send = (body: Record<string, unknown>, retry: RequestOptions<Step<T>>) =>
+      this.#send(channel, method, body, retry);
+    return (await inputRounds()).answerRounds(step.raw, { method, params, options: sendOptions, send }, this.#options);
   }
 
   async #send<T>(
@@ -225,7 +183,7 @@ export class ModernEra implements Era {
   }
 }
 
-/** A result as the MRTR loop sees it: complete (parsed for the caller) or asking for input. */
+/** Reads a result as a `Step`: an `input_required` only where the method may take one. */
 function stepOf<T>(method: string, raw: unknown, parse: (raw: unknown) => T): Step<T> {
   const type = typeof raw === 'object' && raw !== null ? resultTypeOf(raw as { resultType?: string }) : 'complete';
   if (type === 'complete') return { done: true, value: parse(raw) };

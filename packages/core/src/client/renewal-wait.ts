@@ -1,5 +1,8 @@
 import { Deadlines } from './pending-calls.js';
 
+/** A renewal's wait and the resend after it get what is left of the call's hard cap. */
+export { asCallTimeout, remainingTotal } from './total-timeout.js';
+
 /** The deadlines of session renewals and of the calls waiting for them, on one timer. */
 const deadlines = new Deadlines();
 
