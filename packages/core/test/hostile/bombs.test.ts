@@ -11,21 +11,19 @@ const server = useHostileServer();
 const open = useHostileClients(server);
 
 describe.each(['legacy', 'modern'] as const)('bombs (%s era)', (era) => {
-  it('a gzip bomb under a 1 MiB limit fails with a maxMessageBytes ProtocolError, memory stays bounded, and the next call works', async () => {
-    const { client } = await open('gzip-bomb', { era });
-    const { value: error, peak } = await peakGrowthDuring(() => rejection(client.callTool('hostile')));
-    expectSizeLimitError(error);
-    expect(peak).toBeLessThan(GZIP_BOMB_DECODED_BYTES / 4);
-    await expectHealthy(client);
-  });
-
-  it('a gzip bomb in one SSE event fails with a maxMessageBytes ProtocolError and the next call works', async () => {
-    const { client } = await open('gzip-bomb-sse', { era });
-    const { value: error, peak } = await peakGrowthDuring(() => rejection(client.callTool('hostile')));
-    expectSizeLimitError(error);
-    expect(peak).toBeLessThan(GZIP_BOMB_DECODED_BYTES / 4);
-    await expectHealthy(client);
-  });
+  it.each([
+    ['gzip-bomb', 'a gzip bomb as a JSON answer'],
+    ['gzip-bomb-sse', 'a gzip bomb in one SSE event'],
+  ])(
+    '%s: %s under a 1 MiB limit fails with a maxMessageBytes ProtocolError, memory stays bounded, and the next call works',
+    async (fault) => {
+      const { client } = await open(fault, { era });
+      const { value: error, peak } = await peakGrowthDuring(() => rejection(client.callTool('hostile')));
+      expectSizeLimitError(error);
+      expect(peak).toBeLessThan(GZIP_BOMB_DECODED_BYTES / 4);
+      await expectHealthy(client);
+    },
+  );
 
   it('a gzip bomb as an HTTP 500 body fails with HttpError whose text is bounded, and the next call works', async () => {
     const { client } = await open('gzip-bomb-error', { era });
