@@ -26,6 +26,8 @@ const LIMIT_SOURCES = [
   'packages/core/src/transport/http/options.ts',
   'packages/core/src/auth/options.ts',
   'packages/node-stdio/src/stdio-transport.ts',
+  'packages/core/src/skills/list-skills.ts',
+  'packages/core/src/skills/load-skill.ts',
   'packages/node-stdio/src/loopback-redirect.ts',
 ];
 
