@@ -47,7 +47,6 @@ export type {
   PromptResult,
   ReadResourceResult,
   ResourceContent,
-  ToolResult,
 } from './client/results.js';
 export type { SessionSnapshot } from './client/session.js';
 export { type ListenEvent, type ListenFilter, Subscription } from './client/subscription.js';
@@ -76,7 +75,7 @@ export type { LoggingLevel } from './protocol/logging.js';
 export type { Prompt } from './protocol/prompts.js';
 export type { Resource, ResourceTemplate } from './protocol/resources.js';
 export type { Root } from './protocol/roots.js';
-export type { Tool } from './protocol/tools.js';
+export type { Tool, ToolResult } from './protocol/tools.js';
 export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './protocol/versions.js';
 export type {
   RetryOptions,

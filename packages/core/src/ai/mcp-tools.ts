@@ -1,7 +1,7 @@
 import type { Client } from '../client/client.js';
 import type { CallOptions } from '../client/options.js';
-import type { ToolResult } from '../client/results.js';
 import { ToolError } from '../errors/tool-error.js';
+import type { ToolResult } from '../protocol/tools.js';
 
 /** A server tool in the neutral shape AI toolkits take. */
 export interface McpTool {

@@ -1,16 +1,3 @@
-import type { ContentBlock } from '../protocol/content.js';
-
-/** What `callTool` returns: every part verbatim and in wire order, plus the text parts joined. */
-export interface ToolResult {
-  /** Every content part exactly as the server sent it, in order (unknown kinds included). */
-  readonly content: readonly ContentBlock[];
-  /** The `text` of every text part, concatenated in order. */
-  readonly text: string;
-  readonly isError: boolean;
-  readonly structuredContent?: unknown;
-  readonly _meta?: Record<string, unknown>;
-}
-
 /** One resource body; exactly one of `text` and `blob` is set. */
 export interface ResourceContent {
   readonly uri: string;

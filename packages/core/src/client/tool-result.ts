@@ -1,6 +1,5 @@
 import type { ContentBlock } from '../protocol/content.js';
-import type { CallToolResult } from '../protocol/tools.js';
-import type { ToolResult } from './results.js';
+import type { CallToolResult, ToolResult } from '../protocol/tools.js';
 
 /** A content part or resource body as it came off the wire. */
 export type Part = Readonly<Record<string, unknown>>;

@@ -1,4 +1,4 @@
-import type { ToolResult } from '../client/results.js';
+import type { ToolResult } from '../protocol/tools.js';
 import { McpError } from './mcp-error.js';
 
 /** A tool ran and reported failure (`isError: true`); `result` holds what it returned. */

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { cacheEntries } from './cache.js';
-import { ContentBlockSchema } from './content.js';
+import { type ContentBlock, ContentBlockSchema } from './content.js';
 import { JsonObjectSchema } from './json.js';
 import { inputResponseEntries } from './mrtr.js';
 import { RequestMetaSchema } from './request-meta.js';
@@ -55,3 +55,17 @@ export const CallToolResultSchema = v.looseObject({
   isError: v.optional(v.boolean()),
 });
 export type CallToolResult = v.InferOutput<typeof CallToolResultSchema>;
+
+/**
+ * What `callTool` returns: every part verbatim and in wire order, plus the text parts joined. It lives beside the
+ * wire shape it is read from so that `ToolError` (errors/, below the client) can carry one.
+ */
+export interface ToolResult {
+  /** Every content part exactly as the server sent it, in order (unknown kinds included). */
+  readonly content: readonly ContentBlock[];
+  /** The `text` of every text part, concatenated in order. */
+  readonly text: string;
+  readonly isError: boolean;
+  readonly structuredContent?: unknown;
+  readonly _meta?: Record<string, unknown>;
+}
