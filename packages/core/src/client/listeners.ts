@@ -3,7 +3,7 @@ import type { ServerCapabilities } from '../protocol/capabilities.js';
 import type { RequestId } from '../protocol/jsonrpc.js';
 import { META_SUBSCRIPTION_ID } from '../protocol/meta.js';
 import { SubscriptionFilterSchema } from '../protocol/subscriptions.js';
-import { backoffDelay, sleep } from '../transport/http/backoff.js';
+import { backoffDelay, sleep } from '../util/backoff.js';
 import { type ClientOptions, DEFAULT_MAX_QUEUED_EVENTS } from './options.js';
 import { type ListenEvent, type ListenFilter, type QueueBound, Subscription, wants } from './subscription.js';
 

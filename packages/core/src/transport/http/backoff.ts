@@ -10,14 +10,6 @@ export const DEFAULT_MAX_DELAY = 10_000;
 export const MAX_SSE_RETRY = 600_000;
 
 /**
- * Capped exponential backoff with full jitter: a random wait in
- * [0, min(maxDelay, base · 2^attempt)], so many clients do not retry in step.
- */
-export function backoffDelay(attempt: number, baseDelay: number, maxDelay: number, random = Math.random): number {
-  return Math.floor(random() * Math.min(maxDelay, baseDelay * 2 ** attempt));
-}
-
-/**
  * `Retry-After` in ms: delta-seconds or an HTTP date (RFC 9110 §10.2.3).
  * Undefined when absent or unreadable.
  */
@@ -27,20 +19,4 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

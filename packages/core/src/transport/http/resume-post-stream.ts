@@ -1,7 +1,8 @@
 import { SessionExpiredError } from '../../errors/session-expired-error.js';
 import { TransportError } from '../../errors/transport-error.js';
 import type { RequestId } from '../../protocol/jsonrpc.js';
-import { MAX_SSE_RETRY, sleep } from './backoff.js';
+import { sleep } from '../../util/backoff.js';
+import { MAX_SSE_RETRY } from './backoff.js';
 import type { HttpRequester } from './http-requester.js';
 import { discard } from './read-body.js';
 import type { SseCursor, SseMessages } from './sse-messages.js';

@@ -1,4 +1,5 @@
-import { backoffDelay, DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY, parseRetryAfter, sleep } from './backoff.js';
+import { backoffDelay, sleep } from '../../util/backoff.js';
+import { DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY, parseRetryAfter } from './backoff.js';
 import type { HttpRequest } from './http-requester.js';
 import { networkFailure } from './network-failure.js';
 import type { RetryOptions } from './options.js';

@@ -1,7 +1,8 @@
 import { HttpError } from '../../errors/http-error.js';
 import { TransportError } from '../../errors/transport-error.js';
+import { backoffDelay, sleep } from '../../util/backoff.js';
 import { linkedSignal } from '../../util/linked-signal.js';
-import { backoffDelay, DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY, MAX_SSE_RETRY, sleep } from './backoff.js';
+import { DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY, MAX_SSE_RETRY } from './backoff.js';
 import type { HttpRequester } from './http-requester.js';
 import type { StreamReconnectOptions } from './options.js';
 import { newCursor, type SseMessages } from './sse-messages.js';
