@@ -13,7 +13,7 @@ export type {
   MachineClient,
   TokenExchangeGrant,
 } from './auth/grants/grant.js';
-export { type AuthRequest, OAuthProvider } from './auth/oauth-provider.js';
+export { OAuthProvider } from './auth/oauth-provider.js';
 export type {
   AllowUrl,
   AuthorizeHandler,
@@ -77,6 +77,7 @@ export type { Resource, ResourceTemplate } from './protocol/resources.js';
 export type { Root } from './protocol/roots.js';
 export type { Tool, ToolResult } from './protocol/tools.js';
 export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './protocol/versions.js';
+export type { AuthProvider, AuthRequest } from './transport/auth-provider.js';
 export type {
   RetryOptions,
   StreamableHttpTransportOptions,

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { AuthError } from '../errors/auth-error.js';
+import type { AuthProvider, AuthRequest } from '../transport/auth-provider.js';
 import { isLoopback } from '../util/loopback.js';
 import { discoverAuthorizationServer, discoverResource } from './discovery.js';
 import { DpopSession } from './dpop.js';
@@ -18,12 +19,6 @@ import { StoredKeys } from './stored-keys.js';
 import { requestToken, type TokenEndpointContext } from './token-endpoint.js';
 import { isExpired, type StoredTokens, StoredTokensSchema, toStoredTokens } from './tokens.js';
 import { type AuthChallenge, authChallenge } from './www-authenticate.js';
-
-/** A request as the transport describes it to the provider: one object per attempt. */
-export interface AuthRequest {
-  readonly method: string;
-  readonly url: URL;
-}
 
 const DEFAULT_MAX_ATTEMPTS = 3;
 
@@ -47,7 +42,7 @@ interface ServerFlow {
  * `onResponse()` after it. Pass it as `new StreamableHttpTransport(url, { auth })`.
  * Web standards only (fetch, crypto.subtle): browsers, Workers and Node alike.
  */
-export class OAuthProvider {
+export class OAuthProvider implements AuthProvider {
   readonly #options: OAuthOptions;
   readonly #store: OAuthStore;
   readonly #keys: StoredKeys;

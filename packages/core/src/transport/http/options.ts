@@ -1,4 +1,4 @@
-import type { OAuthProvider } from '../../auth/oauth-provider.js';
+import type { AuthProvider } from '../auth-provider.js';
 
 /** Supplies a bearer token; called for every request and every retry, possibly concurrently. */
 export type TokenProvider = (context: { readonly signal: AbortSignal }) => string | Promise<string>;
@@ -43,11 +43,11 @@ export interface StreamableHttpTransportOptions {
   /** Send the token raw under this header instead of `Authorization`. */
   readonly authHeader?: string;
   /**
-   * OAuth for servers that require it (MCP "Authorization"): the provider adds the
-   * token to every request and, on 401 or 403 `insufficient_scope`, authorizes
-   * (or refreshes) and the request is sent again.
+   * OAuth for servers that require it (MCP "Authorization"), usually an `OAuthProvider`:
+   * the provider adds the token to every request and, on 401 or 403 `insufficient_scope`,
+   * authorizes (or refreshes) and the request is sent again.
    */
-  readonly auth?: OAuthProvider;
+  readonly auth?: AuthProvider;
   readonly retry?: RetryOptions;
   /**
    * Largest JSON body or SSE event data accepted, in bytes (default 64 MiB). An
