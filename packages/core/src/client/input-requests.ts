@@ -6,11 +6,13 @@ import { InputRequiredResultSchema } from '../protocol/mrtr.js';
 import { linkedSignal } from '../util/linked-signal.js';
 import type { DispatchPool } from './dispatch-pool.js';
 import type { EraRequestOptions } from './era.js';
-import type { ModernEraOptions, Step } from './modern-era.js';
 import { MAX_TIMER } from './pending-calls.js';
 import type { AnswerRequest } from './request-answerer.js';
 import type { RequestOptions } from './rpc-channel.js';
 import { asCallTimeout, remainingTotal } from './total-timeout.js';
+
+/** A result as the MRTR loop sees it: complete (parsed for the caller) or asking for input. */
+export type Step<T> = { readonly done: true; readonly value: T } | { readonly done: false; readonly raw: unknown };
 
 /** An `input_required` result, validated. */
 export type InputRequired = v.InferOutput<typeof InputRequiredResultSchema>;
@@ -36,11 +38,24 @@ export interface CallRounds<T> {
   readonly send: (params: Record<string, unknown>, options: RequestOptions<Step<T>>) => Promise<Step<T>>;
 }
 
-/** The era's bounds on rounds and its handlers. */
-export type RoundBounds = Pick<
-  ModernEraOptions,
-  'answer' | 'pool' | 'requestTimeout' | 'maxTotalTimeout' | 'maxRounds' | 'maxInputRequests'
->;
+/**
+ * The era's bounds on rounds and its handlers. Declared here, with the rounds they bound, and extended by
+ * ModernEraOptions: the era imports the driver (on demand), never the other way round.
+ */
+export interface RoundBounds {
+  /** Answers input requests with the client's handlers. */
+  readonly answer: AnswerRequest;
+  /** Input rounds one request may take before it fails (limits.maxInputRounds). */
+  readonly maxRounds: number;
+  /** Input requests one round may carry (limits.maxInputRequests). */
+  readonly maxInputRequests: number;
+  /** The handler slots input requests are answered in (limits.maxConcurrentHandlers). */
+  readonly pool: DispatchPool;
+  /** The default per-call timeout (requestTimeout); it also bounds each round's handlers. */
+  readonly requestTimeout: number;
+  /** The default hard cap on a call (ClientOptions.maxTotalTimeout); it also bounds each round's handlers. */
+  readonly maxTotalTimeout: number;
+}
 
 /**
  * Answers the server's input requests and retries, round after round, from a

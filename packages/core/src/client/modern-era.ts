@@ -17,11 +17,10 @@ import {
 import { resultTypeOf } from '../protocol/result.js';
 import { MODERN_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 import { lazy } from '../util/lazy.js';
-import type { DispatchPool } from './dispatch-pool.js';
 import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
 import { encodeHeaderValue } from './header-values.js';
+import type { RoundBounds, Step } from './input-requests.js';
 import { resultParser } from './parse-result.js';
-import type { AnswerRequest } from './request-answerer.js';
 import type { RequestOptions, RpcChannel } from './rpc-channel.js';
 
 /** Methods whose result may be `input_required` (2026-07-28 §MRTR). */
@@ -33,21 +32,10 @@ const NAME_PARAM: Readonly<Record<string, string>> = {
   'resources/read': 'uri',
 };
 
-export interface ModernEraOptions {
+/** The era's settings; the bounds on input rounds are the MRTR driver's (RoundBounds). */
+export interface ModernEraOptions extends RoundBounds {
   readonly clientInfo: Implementation;
   readonly capabilities: ClientCapabilities;
-  /** Answers input requests with the client's handlers. */
-  readonly answer: AnswerRequest;
-  /** Input rounds one request may take before it fails (limits.maxInputRounds). */
-  readonly maxRounds: number;
-  /** Input requests one round may carry (limits.maxInputRequests). */
-  readonly maxInputRequests: number;
-  /** The handler slots input requests are answered in (limits.maxConcurrentHandlers). */
-  readonly pool: DispatchPool;
-  /** The default per-call timeout (requestTimeout); it also bounds each round's handlers. */
-  readonly requestTimeout: number;
-  /** The default hard cap on a call (ClientOptions.maxTotalTimeout); it also bounds each round's handlers. */
-  readonly maxTotalTimeout: number;
   /** The transport cancels by closing the request's stream (HTTP): no `notifications/cancelled` then. */
   readonly cancelsByClosing: boolean;
   /** The log level to stamp on requests, set by `setLoggingLevel`. */
@@ -55,9 +43,6 @@ export interface ModernEraOptions {
   /** Extra headers for one request (e.g. `Mcp-Param-*` of a tools/call). */
   readonly extraHeaders: (method: string, params: Record<string, unknown> | undefined) => Record<string, string>;
 }
-
-/** A result as the MRTR loop sees it: complete (parsed for the caller) or asking for input. */
-export type Step<T> = { readonly done: true; readonly value: T } | { readonly done: false; readonly raw: unknown };
 
 /** The MRTR round driver, loaded on the first `input_required` result. */
 const inputRounds = lazy(() => import('./input-requests.js'));
