@@ -3,6 +3,7 @@
  * types live in the `@mcp/core/protocol` subpath.
  */
 export { type McpTool, mcpTools } from './ai/mcp-tools.js';
+export type { ClientCredentials, TokenEndpointAuthMethod } from './auth/client-credentials.js';
 export type { DpopOptions } from './auth/dpop.js';
 export type {
   AssertionTarget,
@@ -17,12 +18,10 @@ export { OAuthProvider } from './auth/oauth-provider.js';
 export type {
   AllowUrl,
   AuthorizeHandler,
-  ClientCredentials,
   ClientMetadata,
   OAuthLimits,
   OAuthOptions,
   OAuthUrlPurpose,
-  TokenEndpointAuthMethod,
 } from './auth/options.js';
 export { MemoryOAuthStore, type OAuthStore } from './auth/store.js';
 export { Client } from './client/client.js';

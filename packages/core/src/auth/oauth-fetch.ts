@@ -2,7 +2,6 @@ import { createFetch, FetchError, type FetchResponse } from 'ofetch';
 import { AuthError, type AuthErrorCode } from '../errors/auth-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { discard, readBodyText } from '../transport/http/read-body.js';
-import type { OAuthAnswer } from './oauth-http.js';
 import { isRedirect } from './secure-endpoint.js';
 
 /**
@@ -11,6 +10,13 @@ import { isRedirect } from './secure-endpoint.js';
  * ours: a deadline per attempt and the bounded reader for every body. Loaded on
  * demand by oauth-http.ts, so a program without OAuth never loads ofetch.
  */
+
+/** An answer to one OAuth request: its status, headers, and the body parsed as JSON (its text when not JSON). */
+export interface OAuthAnswer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: unknown;
+}
 
 /** The bounds one request runs under (OAuthOptions.limits, defaults filled in). */
 export interface OAuthFetchSettings {

@@ -2,15 +2,9 @@ import * as v from 'valibot';
 import { MAX_TIMER } from '../client/pending-calls.js';
 import { AuthError } from '../errors/auth-error.js';
 import { lazy } from '../util/lazy.js';
+import type { OAuthAnswer } from './oauth-fetch.js';
 import type { OAuthOptions, OAuthUrlPurpose } from './options.js';
 import { assertSecureEndpoint } from './secure-endpoint.js';
-
-/** An answer to one OAuth request: its status, headers, and the body parsed as JSON (its text when not JSON). */
-export interface OAuthAnswer {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly body: unknown;
-}
 
 /** What a metadata GET found: the parsed document, or why there is none (for the error message). */
 export type JsonLookup<T> = { readonly found: T } | { readonly missing: string };

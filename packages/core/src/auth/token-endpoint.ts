@@ -1,8 +1,9 @@
 import * as v from 'valibot';
 import { AuthError } from '../errors/auth-error.js';
+import type { ClientCredentials, TokenEndpointAuthMethod } from './client-credentials.js';
 import { importSigningKey, signJwt } from './jwt.js';
-import type { OAuthAnswer, OAuthHttp } from './oauth-http.js';
-import type { ClientCredentials, TokenEndpointAuthMethod } from './options.js';
+import type { OAuthAnswer } from './oauth-fetch.js';
+import type { OAuthHttp } from './oauth-http.js';
 import { randomToken } from './random.js';
 import {
   type AuthorizationServerMetadata,

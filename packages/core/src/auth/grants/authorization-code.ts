@@ -5,7 +5,7 @@ import { DEFAULT_PENDING_TTL_MS, type PendingAuthorization } from '../pending-au
 import { createPkce } from '../pkce.js';
 import { randomToken } from '../random.js';
 import type { TokenResponse } from '../schemas.js';
-import type { GrantContext, GrantHandler } from './grant.js';
+import type { GrantContext, GrantHandler } from './grant-handler.js';
 
 /** The state an authorization response carries, to find its pending record. */
 export function stateOf(callback: URL): string {

@@ -1,7 +1,8 @@
 import { AuthError } from '../../errors/auth-error.js';
 import type { TokenResponse } from '../schemas.js';
 import { chooseAuthMethod } from '../token-endpoint.js';
-import type { ClientCredentialsGrant, GrantHandler } from './grant.js';
+import type { ClientCredentialsGrant } from './grant.js';
+import type { GrantHandler } from './grant-handler.js';
 
 /**
  * Client credentials (OAuth 2.1 §4.2; extension `io.modelcontextprotocol/oauth-client-credentials`):

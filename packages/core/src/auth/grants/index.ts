@@ -1,8 +1,10 @@
 import { AuthError } from '../../errors/auth-error.js';
-import type { ClientCredentials, OAuthOptions } from '../options.js';
+import type { ClientCredentials } from '../client-credentials.js';
+import type { OAuthOptions } from '../options.js';
 import { authorizationCodeGrant } from './authorization-code.js';
 import { clientCredentialsGrant } from './client-credentials.js';
-import type { Grant, GrantHandler } from './grant.js';
+import type { Grant } from './grant.js';
+import type { GrantHandler } from './grant-handler.js';
 import { jwtBearerGrant } from './jwt-bearer.js';
 import { tokenExchangeGrant } from './token-exchange.js';
 

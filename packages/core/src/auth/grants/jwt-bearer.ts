@@ -1,5 +1,6 @@
 import type { TokenResponse } from '../schemas.js';
-import type { GrantContext, GrantHandler, JwtBearerGrant } from './grant.js';
+import type { JwtBearerGrant } from './grant.js';
+import type { GrantContext, GrantHandler } from './grant-handler.js';
 
 /** RFC 7523 §2.1 `grant_type` of the JWT bearer grant. */
 export const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';

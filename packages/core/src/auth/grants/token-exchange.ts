@@ -2,7 +2,8 @@ import { AuthError } from '../../errors/auth-error.js';
 import { discoverAuthorizationServer } from '../discovery.js';
 import type { AuthorizationServerMetadata, TokenResponse } from '../schemas.js';
 import { requestToken } from '../token-endpoint.js';
-import type { GrantContext, GrantHandler, IdentityProvider, TokenExchangeGrant } from './grant.js';
+import type { IdentityProvider, TokenExchangeGrant } from './grant.js';
+import type { GrantContext, GrantHandler } from './grant-handler.js';
 import { JWT_BEARER, redeemAssertion } from './jwt-bearer.js';
 
 /** RFC 8693 §2.1 `grant_type`, and the token types of enterprise-managed authorization. */
