@@ -1,4 +1,5 @@
 import type { HttpError } from '../../errors/http-error.js';
+import { setAll } from '../../util/headers.js';
 import { lazy } from '../../util/lazy.js';
 import type { StreamableHttpTransportOptions } from './options.js';
 import { discard } from './read-body.js';
@@ -131,9 +132,4 @@ export class HttpRequester {
     const { followRedirects } = await redirects();
     return followRedirects(response, target, init, this.url.origin, this.#options);
   }
-}
-
-/** Sets every header of `values` on `headers`, replacing what was there. */
-export function setAll(headers: Headers, values: Readonly<Record<string, string>>): void {
-  for (const [name, value] of Object.entries(values)) headers.set(name, value);
 }

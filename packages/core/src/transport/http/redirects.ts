@@ -1,4 +1,4 @@
-import { setAll } from './http-requester.js';
+import { setAll } from '../../util/headers.js';
 import type { StreamableHttpTransportOptions } from './options.js';
 import { discard } from './read-body.js';
 

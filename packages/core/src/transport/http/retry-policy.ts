@@ -1,9 +1,17 @@
 import { backoffDelay, sleep } from '../../util/backoff.js';
 import { DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY, parseRetryAfter } from './backoff.js';
-import type { HttpRequest } from './http-requester.js';
 import { networkFailure } from './network-failure.js';
 import type { RetryOptions } from './options.js';
 import { discard } from './read-body.js';
+
+/**
+ * What the policy reads of the request (an HttpRequest): whether it may be repeated after any network failure, and
+ * the signal that ends the wait. Declared here so this on-demand module imports nothing back from its loader.
+ */
+export interface RetriedRequest {
+  readonly idempotent: boolean;
+  readonly signal: AbortSignal;
+}
 
 /** An attempt that failed: a response refused with 429 or 503, or what `fetch` threw. */
 export type FailedAttempt = { readonly response: Response } | { readonly error: unknown };
@@ -23,7 +31,7 @@ export type FailedAttempt = { readonly response: Response } | { readonly error: 
 export async function afterFailedAttempt(
   failed: FailedAttempt,
   attempt: number,
-  request: HttpRequest,
+  request: RetriedRequest,
   url: URL,
   retry: RetryOptions = {},
 ): Promise<Response | undefined> {
