@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { MAX_TIMER } from '../client/pending-calls.js';
 import { AuthError } from '../errors/auth-error.js';
 import { lazy } from '../util/lazy.js';
+import { MAX_TIMER } from '../util/timers.js';
 import type { OAuthAnswer } from './oauth-fetch.js';
 import type { OAuthOptions, OAuthUrlPurpose } from './options.js';
 import { assertSecureEndpoint } from './secure-endpoint.js';

@@ -1,4 +1,5 @@
 import type { RequestId } from '../protocol/jsonrpc.js';
+import { MAX_TIMER } from '../util/timers.js';
 import type { Progress } from './options.js';
 
 /** One request waiting for its response. */
@@ -42,9 +43,6 @@ export class RecentIds {
     return this.#ids.delete(id);
   }
 }
-
-/** `setTimeout` treats anything above 2^31-1 ms as 1 ms; clamp instead of firing at once. */
-export const MAX_TIMER = 2 ** 31 - 1;
 
 /** A pending call's deadline, as `Deadlines` tracks it; undefined means none. */
 export interface Deadline {

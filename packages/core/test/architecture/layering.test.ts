@@ -131,6 +131,10 @@ describe('layering of packages/core/src', () => {
     expect(crossings('protocol/', ['client/', 'transport/', 'auth/'])).toEqual([]);
   });
 
+  it('auth/ imports nothing from client/', () => {
+    expect(crossings('auth/', ['client/'])).toEqual([]);
+  });
+
   it('client/ does not reach into transport/http/ (only the transport/*.ts contracts and util/)', () => {
     expect(crossings('client/', ['transport/http/'])).toEqual([]);
   });
