@@ -1,6 +1,7 @@
 import { AuthError } from '../errors/auth-error.js';
+import { encodeBase64url } from '../util/base64.js';
 import { type SigningKey, signJwt } from './jwt.js';
-import { base64url, randomToken } from './random.js';
+import { randomToken } from './random.js';
 import type { AuthorizationServerMetadata } from './schemas.js';
 
 /**
@@ -48,7 +49,7 @@ export function proofTarget(url: URL): string {
 
 /** The `ath` claim (RFC 9449 §4.2): base64url of the SHA-256 of the access token's ASCII bytes. */
 export async function accessTokenHash(accessToken: string): Promise<string> {
-  return base64url(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(accessToken)));
+  return encodeBase64url(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(accessToken)));
 }
 
 interface ProofKey {

@@ -1,5 +1,4 @@
-import { decodeBase64 } from '../util/base64.js';
-import { base64url, base64urlText } from './random.js';
+import { decodeBase64, encodeBase64url } from '../util/base64.js';
 
 type SigningAlgorithm = EcKeyImportParams | RsaHashedImportParams | Algorithm;
 
@@ -65,7 +64,7 @@ export async function signJwt(
   header: Record<string, unknown> = {},
 ): Promise<string> {
   const { signParams } = algorithmOf(signing.alg);
-  const input = `${base64urlText(JSON.stringify({ alg: signing.alg, typ: 'JWT', ...header }))}.${base64urlText(JSON.stringify(claims))}`;
+  const input = `${encodeBase64url(JSON.stringify({ alg: signing.alg, typ: 'JWT', ...header }))}.${encodeBase64url(JSON.stringify(claims))}`;
   const signature = await crypto.subtle.sign(signParams, signing.key, new TextEncoder().encode(input));
-  return `${input}.${base64url(signature)}`;
+  return `${input}.${encodeBase64url(signature)}`;
 }

@@ -1,4 +1,5 @@
-import { base64url, randomToken } from './random.js';
+import { encodeBase64url } from '../util/base64.js';
+import { randomToken } from './random.js';
 
 /** A PKCE pair (RFC 7636): the verifier stays with the client, the challenge goes in the authorization URL. */
 export interface Pkce {
@@ -10,7 +11,7 @@ export interface Pkce {
 /** `BASE64URL(SHA256(ASCII(verifier)))` (RFC 7636 §4.2). */
 export async function s256Challenge(verifier: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier));
-  return base64url(digest);
+  return encodeBase64url(digest);
 }
 
 /**

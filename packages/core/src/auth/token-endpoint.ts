@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { AuthError } from '../errors/auth-error.js';
+import { encodeBase64 } from '../util/base64.js';
 import type { ClientCredentials, TokenEndpointAuthMethod } from './client-credentials.js';
 import { importSigningKey, signJwt } from './jwt.js';
 import type { OAuthAnswer } from './oauth-fetch.js';
@@ -57,10 +58,7 @@ export function chooseAuthMethod(
 /** RFC 6749 §2.3.1: id and secret are form-encoded before they go into the Basic header. */
 function basicCredentials(id: string, secret: string): string {
   const encode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
-  const bytes = new TextEncoder().encode(`${encode(id)}:${encode(secret)}`);
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return `Basic ${btoa(binary)}`;
+  return `Basic ${encodeBase64(`${encode(id)}:${encode(secret)}`)}`;
 }
 
 /** Adds client authentication to a token request (RFC 6749 §2.3, RFC 7523 §2.2). */

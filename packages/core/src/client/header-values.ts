@@ -1,3 +1,5 @@
+import { encodeBase64 } from '../util/base64.js';
+
 /**
  * Header values for `Mcp-Name` and `Mcp-Param-*` (2026-07-28 Streamable HTTP):
  * plain when every character is visible ASCII, space or tab, with no leading or
@@ -7,11 +9,5 @@
 export function encodeHeaderValue(value: string): string {
   const plain =
     /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/.test(value) && !(value.startsWith('=?base64?') && value.endsWith('?='));
-  return plain ? value : `=?base64?${base64Utf8(value)}?=`;
-}
-
-function base64Utf8(value: string): string {
-  let binary = '';
-  for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
-  return btoa(binary);
+  return plain ? value : `=?base64?${encodeBase64(value)}?=`;
 }
