@@ -10,6 +10,7 @@ import type { Prompt } from '../protocol/prompts.js';
 import type { Resource, ResourceTemplate } from '../protocol/resources.js';
 import type { Tool, ToolResult } from '../protocol/tools.js';
 import type { Transport } from '../transport/transport.js';
+import { asyncDispose } from '../util/dispose.js';
 import { lazy } from '../util/lazy.js';
 import { type CapabilityPath, clientCapabilities, hasCapability, modernCapabilities } from './capabilities.js';
 import { Connection } from './connection.js';
@@ -27,9 +28,6 @@ import { RpcChannel } from './rpc-channel.js';
 import type { SessionSnapshot } from './session.js';
 import type { ListenFilter, Subscription } from './subscription.js';
 import { ToolRegistry } from './tool-registry.js';
-
-/** `Symbol.asyncDispose` where the runtime has it, else the well-known registry symbol. */
-const asyncDispose: typeof Symbol.asyncDispose = Symbol.asyncDispose ?? Symbol.for('Symbol.asyncDispose');
 
 /**
  * What few programs use loads the first time it is needed, so a bundler splits it

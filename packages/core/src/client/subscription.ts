@@ -1,8 +1,6 @@
 import { McpError } from '../errors/mcp-error.js';
 import { MessageQueue } from '../transport/message-queue.js';
-
-/** `Symbol.asyncDispose` where the runtime has it, else the well-known registry symbol. */
-const asyncDispose: typeof Symbol.asyncDispose = Symbol.asyncDispose ?? Symbol.for('Symbol.asyncDispose');
+import { asyncDispose } from '../util/dispose.js';
 
 /** What to hear about; `resources` lists the URIs whose updates to receive. */
 export interface ListenFilter {

@@ -6,6 +6,7 @@ import {
   MemoryTransport,
   type SendOptions,
   type SessionInfo,
+  type Subscription,
   type Transport,
 } from '../../src/index.js';
 import { lazy } from '../../src/util/lazy.js';
@@ -78,6 +79,20 @@ describe('messages the server starts on its own (SessionInfo.serverMessages)', (
     const subscription = await client.listen({ toolsListChanged: true });
     expect(transport.serverStreamOpens).toBe(1);
     await subscription.close();
+    await client.close();
+    await server.close();
+  });
+
+  it('a listen() subscription closes at the end of an `await using` block (Symbol.asyncDispose)', async () => {
+    const { client, server } = await legacySession({});
+    let used: Subscription | undefined;
+    {
+      await using subscription = await client.listen({ toolsListChanged: true });
+      used = subscription;
+      expect(subscription.closed).toBe(false);
+    }
+    expect(used.closed).toBe(true);
+    expect(await used[Symbol.asyncIterator]().next()).toEqual({ value: undefined, done: true });
     await client.close();
     await server.close();
   });
