@@ -7,6 +7,7 @@ const input = {
   protocol: 'src/protocol/index.ts',
   browser: 'src/browser/index.ts',
   skills: 'src/skills/index.ts',
+  transport: 'src/transport/index.ts',
 };
 const external = (id) => /^(valibot|eventsource-parser|ofetch)(\/|$)/.test(id);
 
@@ -81,7 +82,9 @@ export default [
   {
     input,
     external,
-    plugins: [dts()],
+    // stripInternal: members marked `@internal` (what the Client calls on a
+    // Subscription) stay off the published types.
+    plugins: [dts({ compilerOptions: { stripInternal: true } })],
     output: { dir: 'dist', format: 'esm', chunkFileNames: 'chunks/[name]-[hash].d.ts' },
   },
 ];

@@ -48,7 +48,8 @@ export type {
   ResourceContent,
 } from './client/results.js';
 export type { SessionSnapshot } from './client/session.js';
-export { type ListenEvent, type ListenFilter, Subscription } from './client/subscription.js';
+// A type only: the Client makes subscriptions (`listen()`), apps only hold them.
+export type { ListenEvent, ListenFilter, Subscription } from './client/subscription.js';
 export { AuthError, type AuthErrorCode } from './errors/auth-error.js';
 export {
   CapabilityError,
@@ -68,12 +69,25 @@ export {
 export type { ClientCapabilities, ServerCapabilities } from './protocol/capabilities.js';
 export type { PromptReference, ResourceTemplateReference } from './protocol/completion.js';
 export type { ContentBlock } from './protocol/content.js';
+export type {
+  ElicitRequestFormParams,
+  ElicitRequestParams,
+  ElicitRequestUrlParams,
+  ElicitResult,
+} from './protocol/elicitation.js';
+export { ErrorCode } from './protocol/error-codes.js';
 export type { Implementation } from './protocol/implementation.js';
 export type { JsonRpcMessage, RequestId } from './protocol/jsonrpc.js';
 export type { LoggingLevel } from './protocol/logging.js';
 export type { Prompt } from './protocol/prompts.js';
 export type { Resource, ResourceTemplate } from './protocol/resources.js';
 export type { Root } from './protocol/roots.js';
+export type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  SamplingContent,
+  SamplingMessage,
+} from './protocol/sampling.js';
 export type { Tool, ToolResult } from './protocol/tools.js';
 export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './protocol/versions.js';
 export type { AuthProvider, AuthRequest } from './transport/auth-provider.js';
@@ -85,6 +99,7 @@ export type {
 } from './transport/http/options.js';
 export { StreamableHttpTransport } from './transport/http/streamable-http-transport.js';
 export { MemoryTransport } from './transport/memory-transport.js';
+/** @deprecated Import it from `@mcp/core/transport`, with the rest of the transport contract. */
 export { MessageQueue } from './transport/message-queue.js';
 export type { SendOptions, SessionInfo, Transport, TransportEvent } from './transport/transport.js';
 export { isLoopback } from './util/loopback.js';

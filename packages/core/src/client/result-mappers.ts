@@ -1,6 +1,6 @@
 import type { CompleteResult } from '../protocol/completion.js';
 import type { GetPromptResult } from '../protocol/prompts.js';
-import type { ReadResourceResult as WireReadResult } from '../protocol/resources.js';
+import type { ReadResourceWireResult } from '../protocol/resources.js';
 import { decodeBase64 } from '../util/base64.js';
 import type { Completion, PromptPart, PromptResult, ReadResourceResult, ResourceContent } from './results.js';
 
@@ -20,7 +20,7 @@ export function toResourceContent(contents: Part): ResourceContent {
   };
 }
 
-export function toReadResourceResult(result: WireReadResult): ReadResourceResult {
+export function toReadResourceResult(result: ReadResourceWireResult): ReadResourceResult {
   return {
     contents: (result.contents as readonly Part[]).map(toResourceContent),
     ...(result._meta !== undefined && { _meta: result._meta }),

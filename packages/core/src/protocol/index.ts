@@ -213,6 +213,7 @@ export {
   ReadResourceRequestParamsSchema,
   type ReadResourceResult,
   ReadResourceResultSchema,
+  type ReadResourceWireResult,
   type Resource,
   type ResourceContents,
   ResourceContentsSchema,

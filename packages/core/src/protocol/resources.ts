@@ -74,7 +74,17 @@ export const ReadResourceResultSchema = v.looseObject({
   ...cacheEntries,
   contents: v.array(ResourceContentsSchema),
 });
-export type ReadResourceResult = v.InferOutput<typeof ReadResourceResultSchema>;
+/**
+ * The `resources/read` result as the server sends it. Named apart from the
+ * `ReadResourceResult` of `@mcp/core`, which is what `Client.readResource()`
+ * returns (blobs decoded): one name, one meaning.
+ */
+export type ReadResourceWireResult = v.InferOutput<typeof ReadResourceResultSchema>;
+/**
+ * @deprecated The same as `ReadResourceWireResult`; the name `ReadResourceResult`
+ * belongs to what `Client.readResource()` returns (`@mcp/core`).
+ */
+export type ReadResourceResult = ReadResourceWireResult;
 
 /** Legacy `resources/subscribe` and `resources/unsubscribe` params (removed in 2026-07-28). */
 export const SubscribeRequestParamsSchema = v.looseObject({ uri: v.string(), _meta: v.optional(RequestMetaSchema) });

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoPath, requireBuilt } from './built-files.js';
 
@@ -36,12 +37,15 @@ describe.each(['core', 'node-stdio'])('packages/%s/package.json', (pkg) => {
 });
 
 describe('built entry points', () => {
-  it('core has JS and declarations for "." and "./protocol", plus the self-contained bundle', () => {
+  it('core has JS and declarations for ".", "./protocol" and "./transport", plus the self-contained bundle', () => {
     requireBuilt(
       'packages/core/dist/index.js',
       'packages/core/dist/index.d.ts',
       'packages/core/dist/protocol.js',
       'packages/core/dist/protocol.d.ts',
+      'packages/core/dist/transport.js',
+      'packages/core/dist/transport.d.ts',
+      'packages/core/dist/node/transport.js',
       'packages/core/dist/core.bundle.js',
     );
   });
@@ -66,5 +70,60 @@ describe('built entry points', () => {
     expect(core).toMatch(/\bClient\b/);
     expect(core).toMatch(/\bMemoryTransport\b/);
     expect(stdio).toMatch(/\bStdioTransport\b/);
+  });
+
+  it('"./transport" serves transport authors the same MessageQueue the main entry has, in both builds', async () => {
+    const builds = [
+      ['packages/core/dist/transport.js', 'packages/core/dist/index.js'],
+      ['packages/core/dist/node/transport.js', 'packages/core/dist/node/index.js'],
+    ];
+    requireBuilt(...builds.flat(), 'packages/core/dist/transport.d.ts');
+    for (const [subpath, main] of builds as [string, string][]) {
+      const transport = await import(repoPath(subpath));
+      const core = await import(repoPath(main));
+      expect(Object.keys(transport), subpath).toEqual(['MessageQueue']);
+      expect(transport.MessageQueue, subpath).toBe(core.MessageQueue);
+    }
+    const types = readFileSync(repoPath('packages/core/dist/transport.d.ts'), 'utf8');
+    for (const name of ['Transport', 'TransportEvent', 'SendOptions', 'SessionInfo', 'AuthProvider', 'AuthRequest']) {
+      expect(types, name).toMatch(new RegExp(`\\b${name}\\b`));
+    }
+  });
+
+  it('the main entry exports ErrorCode as a value and Subscription as a type only', async () => {
+    requireBuilt('packages/core/dist/index.js', 'packages/core/dist/index.d.ts');
+    const core = await import(repoPath('packages/core/dist/index.js'));
+    expect(core.ErrorCode.MethodNotFound).toBe(-32601);
+    expect('Subscription' in core).toBe(false);
+    const types = readFileSync(repoPath('packages/core/dist/index.d.ts'), 'utf8');
+    for (const name of [
+      'Subscription',
+      'ErrorCode',
+      'CreateMessageRequestParams',
+      'ElicitResult',
+      'SessionExpiredError',
+    ]) {
+      expect(types, name).toMatch(new RegExp(`\\b${name}\\b`));
+    }
+  });
+
+  it('published declarations carry no @internal member (what the Client calls on a Subscription)', () => {
+    requireBuilt('packages/core/dist/index.d.ts');
+    const dir = repoPath('packages/core/dist');
+    const declarations = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) =>
+      file.endsWith('.d.ts'),
+    );
+    const subscription = declarations
+      .map((file) => readFileSync(join(dir, file), 'utf8'))
+      .find((text) => text.includes('declare class Subscription '));
+    expect(subscription).toBeDefined();
+    const declared = subscription?.slice(subscription.indexOf('declare class Subscription '));
+    const body = declared?.slice(0, declared.indexOf('\n}\n'));
+    expect(body).toMatch(/\bclose\(\): Promise<void>/);
+    expect(body).not.toMatch(/\b(deliver|acknowledge|end)\(/);
+    expect(body).not.toMatch(/constructor\(/);
+    for (const file of declarations) {
+      expect(readFileSync(join(dir, file), 'utf8'), file).not.toContain('@internal');
+    }
   });
 });

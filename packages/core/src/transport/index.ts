@@ -1,0 +1,8 @@
+// The transport contract, published as `@mcp/core/transport`: what a transport
+// author implements (`Transport`) and the pieces one is built from. Apps that
+// only pick a transport need none of it; the main entry has the transports.
+
+export type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+export type { AuthProvider, AuthRequest } from './auth-provider.js';
+export { MessageQueue } from './message-queue.js';
+export type { SendOptions, SessionInfo, Transport, TransportEvent } from './transport.js';
