@@ -1,7 +1,7 @@
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { RpcError } from '../errors/rpc-error.js';
 import { UnsupportedVersionError } from '../errors/unsupported-version-error.js';
-import { ErrorCode, UnsupportedProtocolVersionErrorDataSchema } from '../protocol/error-codes.js';
+import { ErrorCode, supportedVersionsIn } from '../protocol/error-codes.js';
 import { InitializeResultSchema } from '../protocol/initialize.js';
 import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 import type { ConnectContext, Era, ServerIdentity } from './era.js';
@@ -78,7 +78,7 @@ function initialize(context: ConnectContext, protocolVersion: string) {
 
 /** The versions a -32602 refusal of `initialize` lists, if it lists any. */
 function supportedVersions(error: unknown): readonly string[] | undefined {
-  if (!(error instanceof RpcError) || error.code !== ErrorCode.InvalidParams) return undefined;
-  const data = v.safeParse(UnsupportedProtocolVersionErrorDataSchema, error.data);
-  return data.success ? data.output.supported : undefined;
+  return error instanceof RpcError && error.code === ErrorCode.InvalidParams
+    ? supportedVersionsIn(error.data)
+    : undefined;
 }

@@ -4,7 +4,7 @@ import { RpcError } from '../errors/rpc-error.js';
 import { UnsupportedVersionError } from '../errors/unsupported-version-error.js';
 import type { ClientCapabilities } from '../protocol/capabilities.js';
 import { DiscoverResultSchema } from '../protocol/discover.js';
-import { ErrorCode, UnsupportedProtocolVersionErrorDataSchema } from '../protocol/error-codes.js';
+import { ErrorCode, supportedVersionsIn } from '../protocol/error-codes.js';
 import type { Implementation } from '../protocol/implementation.js';
 import type { LoggingLevel } from '../protocol/logging.js';
 import {
@@ -129,10 +129,9 @@ export class ModernEra implements Era {
       });
     } catch (error) {
       if (error instanceof RpcError && error.code === ErrorCode.UnsupportedProtocolVersion) {
-        const data = v.safeParse(UnsupportedProtocolVersionErrorDataSchema, error.data);
         throw new UnsupportedVersionError(
           this.#version,
-          data.success ? data.output.supported : [],
+          supportedVersionsIn(error.data) ?? [],
           `${method}: ${error.rpcMessage}`,
         );
       }

@@ -59,6 +59,16 @@ export const UnsupportedProtocolVersionErrorDataSchema = v.looseObject({
 });
 export type UnsupportedProtocolVersionErrorData = v.InferOutput<typeof UnsupportedProtocolVersionErrorDataSchema>;
 
+/**
+ * The versions a refusal's `data` lists (-32022, or -32602 from a legacy
+ * `initialize`), or `undefined` when the data is not that shape: one reading of
+ * it for both eras.
+ */
+export function supportedVersionsIn(data: unknown): string[] | undefined {
+  const parsed = v.safeParse(UnsupportedProtocolVersionErrorDataSchema, data);
+  return parsed.success ? parsed.output.supported : undefined;
+}
+
 /** `data` of `MissingRequiredClientCapability` (-32021): the capabilities to declare before retrying. */
 export const MissingRequiredClientCapabilityErrorDataSchema = v.looseObject({
   requiredCapabilities: ClientCapabilitiesSchema,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { supportedVersionsIn } from '../../src/protocol/error-codes.js';
 import {
   ErrorCode,
   isImplementationDefinedErrorCode,
@@ -45,6 +46,17 @@ describe('structured error data', () => {
     expect(data).toEqual({ supported: ['2026-07-28', '2025-11-25'], requested: '2027-01-01' });
     expect(parses(UnsupportedProtocolVersionErrorDataSchema, { supported: ['2024-11-05'] }).requested).toBeUndefined();
     expect(rejectedAt(UnsupportedProtocolVersionErrorDataSchema, { supported: '2025-11-25' })).toEqual(['supported']);
+  });
+
+  it('reads the supported versions out of a version refusal, or nothing from data of another shape', () => {
+    expect(supportedVersionsIn(errorData('error-unsupported-version-2026-07-28'))).toEqual([
+      '2026-07-28',
+      '2025-11-25',
+    ]);
+    expect(supportedVersionsIn({ supported: ['2024-11-05'], extra: true })).toEqual(['2024-11-05']);
+    for (const data of [undefined, null, 'x', { supported: '2025-11-25' }, { supported: [1] }, { requested: 'x' }]) {
+      expect(supportedVersionsIn(data)).toBeUndefined();
+    }
   });
 
   it('reads the required client capabilities', () => {
