@@ -1,12 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import {
-  ClientClosedError,
-  type JsonRpcMessage,
-  MessageQueue,
-  type Transport,
-  TransportError,
-  type TransportEvent,
-} from '@mcp/core';
+import { ClientClosedError, TransportError } from '@mcp/core';
+import { type JsonRpcMessage, MessageQueue, type Transport, type TransportEvent } from '@mcp/core/transport';
 import { childEnvironment } from './child-environment.js';
 import { LineReader } from './line-reader.js';
 import { commandLabel, type ExitStatus, exitError, notJsonError, oversizedError, startError } from './server-errors.js';

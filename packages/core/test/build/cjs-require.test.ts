@@ -10,8 +10,13 @@ const script = repoPath(`packages/node-stdio/.tmp/require-all-${process.pid}.cjs
 describe('a CommonJS program on Node 20 (require of ESM)', () => {
   afterAll(() => rmSync(script, { force: true }));
 
-  it('requires @mcp/core, @mcp/core/protocol and @mcp/node-stdio and sees their exports', async () => {
-    requireBuilt('packages/core/dist/index.js', 'packages/core/dist/protocol.js', 'packages/node-stdio/dist/index.js');
+  it('requires @mcp/core, @mcp/core/protocol, @mcp/core/transport and @mcp/node-stdio and sees their exports', async () => {
+    requireBuilt(
+      'packages/core/dist/index.js',
+      'packages/core/dist/protocol.js',
+      'packages/core/dist/transport.js',
+      'packages/node-stdio/dist/index.js',
+    );
     mkdirSync(repoPath('packages/node-stdio/.tmp'), { recursive: true });
     copyFileSync(repoPath('packages/core/test/build/fixtures/require-all.cjs'), script);
 
@@ -21,6 +26,8 @@ describe('a CommonJS program on Node 20 (require of ESM)', () => {
     expect(report).toMatchObject({
       coreClient: 'function',
       coreMemoryTransport: 'function',
+      transportMessageQueue: 'function',
+      sameMessageQueue: true,
       stdioTransport: 'function',
       latestProtocolVersion: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
     });
