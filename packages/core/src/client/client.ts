@@ -167,7 +167,7 @@ export class Client implements AsyncDisposable {
 
   /** Calls a tool; omitted `args` are sent as `{}`. A tool's own failure is `isError: true`, not a throw. */
   async callTool(name: string, args: Record<string, unknown> = {}, options?: CallOptions): Promise<ToolResult> {
-    const call = () => this.#gated('tools/call', 'tools', { name, arguments: args }, parsers.parseCallTool, options);
+    const call = () => this.#request('tools/call', 'tools', { name, arguments: args }, parsers.parseCallTool, options);
     try {
       return await call();
     } catch (error) {
@@ -182,7 +182,7 @@ export class Client implements AsyncDisposable {
   async readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
     try {
       const { parseRead } = await contentParsers();
-      return await this.#gated('resources/read', 'resources', { uri }, parseRead, options);
+      return await this.#request('resources/read', 'resources', { uri }, parseRead, options);
     } catch (error) {
       const notFound = error instanceof RpcError && (error.code === -32002 || error.code === ErrorCode.InvalidParams);
       throw notFound ? new ResourceNotFoundError(uri, error) : error;
@@ -192,7 +192,7 @@ export class Client implements AsyncDisposable {
   /** Renders a prompt, its content parts flattened and binary data decoded. */
   async getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<PromptResult> {
     const params = { name, ...(args && { arguments: args }) };
-    return this.#gated('prompts/get', 'prompts', params, (await contentParsers()).parsePrompt, options);
+    return this.#request('prompts/get', 'prompts', params, (await contentParsers()).parsePrompt, options);
   }
 
   /**
@@ -212,13 +212,13 @@ export class Client implements AsyncDisposable {
       ...(context && { context: { arguments: context } }),
     };
     const { parseComplete } = await contentParsers();
-    return this.#gated('completion/complete', this.#completionCapability(), params, parseComplete, options);
+    return this.#request('completion/complete', this.#completionCapability(), params, parseComplete, options);
   }
 
   /** Checks the server answers: `ping` in the legacy era, `server/discover` in 2026-07-28 (which has no ping). */
   ping(options?: CallOptions): Promise<void> {
     const method = this.era === 'modern' ? 'server/discover' : 'ping';
-    return this.#call(method, undefined, () => undefined, options);
+    return this.#request(method, undefined, undefined, () => undefined, options);
   }
 
   /**
@@ -232,19 +232,19 @@ export class Client implements AsyncDisposable {
       this.#logLevel = level;
       return;
     }
-    await this.#gated('logging/setLevel', 'logging', { level }, parsers.parseEmpty, options);
+    await this.#request('logging/setLevel', 'logging', { level }, parsers.parseEmpty, options);
   }
 
   /** Legacy `resources/subscribe`; in every era `listen({ resources })` does the same. */
   async subscribeResource(uri: string, options?: CallOptions): Promise<void> {
     this.#requireLegacy('resources/subscribe');
-    await this.#gated('resources/subscribe', 'resources.subscribe', { uri }, parsers.parseEmpty, options);
+    await this.#request('resources/subscribe', 'resources.subscribe', { uri }, parsers.parseEmpty, options);
     this.#connection.subscriptions.add(uri);
   }
 
   async unsubscribeResource(uri: string, options?: CallOptions): Promise<void> {
     this.#requireLegacy('resources/unsubscribe');
-    await this.#gated('resources/unsubscribe', 'resources.subscribe', { uri }, parsers.parseEmpty, options);
+    await this.#request('resources/unsubscribe', 'resources.subscribe', { uri }, parsers.parseEmpty, options);
     this.#connection.subscriptions.delete(uri);
   }
 
@@ -290,7 +290,7 @@ export class Client implements AsyncDisposable {
    * its raw result object. No capability gating: the caller knows what it asks.
    */
   request(method: string, params?: Record<string, unknown>, options?: CallOptions): Promise<Record<string, unknown>> {
-    return this.#call(method, params, parsers.parseObject(method), options);
+    return this.#request(method, undefined, params, parsers.parseObject(method), options);
   }
 
   /** Tells the server the roots changed (when `roots` is a function; legacy era). */
@@ -342,25 +342,18 @@ export class Client implements AsyncDisposable {
     );
   }
 
-  #gated<T>(
+  /**
+   * One request, refused before it is sent when the client is not connected or,
+   * for a `capability`, when the server did not declare it.
+   */
+  #request<T>(
     method: string,
-    capability: CapabilityPath,
-    params: Record<string, unknown>,
-    parse: (raw: unknown) => T,
-    options?: CallOptions,
-  ): Promise<T> {
-    const refusal = this.#connection.refusal(method, capability);
-    if (refusal) return Promise.reject(refusal);
-    return this.#connection.request(method, params, parse, options);
-  }
-
-  #call<T>(
-    method: string,
+    capability: CapabilityPath | undefined,
     params: Record<string, unknown> | undefined,
     parse: (raw: unknown) => T,
     options?: CallOptions,
   ): Promise<T> {
-    const refusal = this.#connection.refusal(method);
+    const refusal = this.#connection.refusal(method, capability);
     if (refusal) return Promise.reject(refusal);
     return this.#connection.request(method, params, parse, options);
   }
