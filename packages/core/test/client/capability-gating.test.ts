@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CapabilityError, type Client } from '../../src/index.js';
-import { ALL_CAPABILITIES, connected, useScriptedClients } from './harness.js';
+import { CapabilityError, type Client, McpError } from '../../src/index.js';
+import { ALL_CAPABILITIES, connected, scripted, useScriptedClients } from './harness.js';
 
 useScriptedClients();
 
@@ -83,5 +83,27 @@ describe('capability gating', () => {
     expect(request.params).toEqual({ uri: 'file:///x' });
     await server.reply(request.id, {});
     await subscribing;
+  });
+
+  it('sends ping and request() to a server that declared no capability at all', async () => {
+    const { client, server } = await connected({}, { capabilities: {} });
+    const pinging = client.ping();
+    await server.reply((await server.expect('ping')).id, {});
+    await pinging;
+    const asking = client.request('x/custom', { a: 1 });
+    const request = await server.expect('x/custom');
+    expect(request.params).toEqual({ a: 1 });
+    await server.reply(request.id, { ok: true });
+    expect(await asking).toEqual({ ok: true });
+  });
+
+  it('refuses gated and ungated calls before connect(), sending nothing', async () => {
+    const { client, server } = scripted();
+    for (const call of [...GATED.map((gated) => gated.call), (c: Client) => c.ping(), (c: Client) => c.request('x')]) {
+      const error = await call(client).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(McpError);
+      expect((error as Error).message).toMatch(/call connect\(\) first/);
+    }
+    await server.assertNoMessage(30);
   });
 });
