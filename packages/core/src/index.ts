@@ -2,6 +2,8 @@
  * @mcp/core: an isomorphic Model Context Protocol client. Protocol schemas and
  * types live in the `@mcp/core/protocol` subpath.
  */
+import { MessageQueue as TransportMessageQueue } from './transport/message-queue.js';
+
 export { type McpTool, mcpTools } from './ai/mcp-tools.js';
 export type { ClientCredentials, TokenEndpointAuthMethod } from './auth/client-credentials.js';
 export type { DpopOptions } from './auth/dpop.js';
@@ -100,6 +102,8 @@ export type {
 export { StreamableHttpTransport } from './transport/http/streamable-http-transport.js';
 export { MemoryTransport } from './transport/memory-transport.js';
 /** @deprecated Import it from `@mcp/core/transport`, with the rest of the transport contract. */
-export { MessageQueue } from './transport/message-queue.js';
+export const MessageQueue: typeof TransportMessageQueue = TransportMessageQueue;
+/** @deprecated Import it from `@mcp/core/transport`, with the rest of the transport contract. */
+export type MessageQueue<T> = TransportMessageQueue<T>;
 export type { SendOptions, SessionInfo, Transport, TransportEvent } from './transport/transport.js';
 export { isLoopback } from './util/loopback.js';

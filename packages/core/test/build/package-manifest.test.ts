@@ -84,6 +84,8 @@ describe('built entry points', () => {
       expect(Object.keys(transport), subpath).toEqual(['MessageQueue']);
       expect(transport.MessageQueue, subpath).toBe(core.MessageQueue);
     }
+    const main = readFileSync(repoPath('packages/core/dist/index.d.ts'), 'utf8');
+    expect(main).toMatch(/@deprecated Import it from `@mcp\/core\/transport`.*\*\/\ndeclare const MessageQueue\b/);
     const types = readFileSync(repoPath('packages/core/dist/transport.d.ts'), 'utf8');
     for (const name of ['Transport', 'TransportEvent', 'SendOptions', 'SessionInfo', 'AuthProvider', 'AuthRequest']) {
       expect(types, name).toMatch(new RegExp(`\\b${name}\\b`));
