@@ -1,6 +1,7 @@
 /**
  * @mcp/core: an isomorphic Model Context Protocol client. Protocol schemas and
- * types live in the `@mcp/core/protocol` subpath.
+ * types live in the `@mcp/core/protocol` subpath; what a transport author
+ * implements and builds on, in `@mcp/core/transport`.
  */
 import { MessageQueue as TransportMessageQueue } from './transport/message-queue.js';
 
