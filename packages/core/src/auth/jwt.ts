@@ -1,4 +1,5 @@
-import { decodeBase64, encodeBase64url } from '../util/base64.js';
+import { encodeBase64url } from '../util/base64.js';
+import { decodeBase64 } from '../util/decode-base64.js';
 
 type SigningAlgorithm = EcKeyImportParams | RsaHashedImportParams | Algorithm;
 

@@ -1,7 +1,7 @@
 import type { CompleteResult } from '../protocol/completion.js';
 import type { GetPromptResult } from '../protocol/prompts.js';
 import type { ReadResourceWireResult } from '../protocol/resources.js';
-import { decodeBase64 } from '../util/base64.js';
+import { decodeBase64 } from '../util/decode-base64.js';
 import type { Completion, PromptPart, PromptResult, ReadResourceResult, ResourceContent } from './results.js';
 
 import { type Part, str } from './tool-result.js';
