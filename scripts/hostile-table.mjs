@@ -273,5 +273,11 @@ if (options.write) {
   const end = readme.indexOf(END);
   if (start < 0 || end < start) usage(`README.md has no ${START} … ${END} section`);
   writeFileSync(readmePath, `${readme.slice(0, start + START.length)}\n${markdown}${readme.slice(end)}`);
+  // The tables are written unaligned; Biome lays them out as `pnpm lint` expects.
+  const biome = spawnSync(join(root, 'node_modules', '.bin', 'biome'), ['format', '--write', readmePath], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (biome.status !== 0) process.exitCode = 1;
 }
 if (!options.out && !options.write) process.stdout.write(markdown);
