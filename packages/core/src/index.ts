@@ -59,9 +59,12 @@ export {
   ClientClosedError,
   CorsError,
   HttpError,
+  LimitError,
   McpError,
   NetworkError,
   ProtocolError,
+  type ProtocolErrorData,
+  type ProtocolIssue,
   ResourceNotFoundError,
   RpcError,
   SessionExpiredError,
@@ -106,5 +109,5 @@ export { MemoryTransport } from './transport/memory-transport.js';
 export const MessageQueue: typeof TransportMessageQueue = TransportMessageQueue;
 /** @deprecated Import it from `@mcp/core/transport`, with the rest of the transport contract. */
 export type MessageQueue<T> = TransportMessageQueue<T>;
-export type { SendOptions, SessionInfo, Transport, TransportEvent } from './transport/transport.js';
+export type { SendOptions, SessionInfo, Transport, TransportEvent, TransportHooks } from './transport/transport.js';
 export { isLoopback } from './util/loopback.js';

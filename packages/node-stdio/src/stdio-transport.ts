@@ -1,6 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { ClientClosedError, TransportError } from '@mcp/core';
-import { type JsonRpcMessage, MessageQueue, type Transport, type TransportEvent } from '@mcp/core/transport';
+import {
+  type JsonRpcMessage,
+  MessageQueue,
+  type Transport,
+  type TransportEvent,
+  type TransportHooks,
+} from '@mcp/core/transport';
 import { childEnvironment } from './child-environment.js';
 import { LineReader } from './line-reader.js';
 import { commandLabel, type ExitStatus, exitError, notJsonError, oversizedError, startError } from './server-errors.js';
@@ -48,7 +54,7 @@ const MAX_STDERR_LINE_BYTES = 64 * 1024;
  * started by the first `send()` or `messages()`; when it dies, `messages()`
  * throws a `TransportError` naming the command and how it ended.
  */
-export class StdioTransport implements Transport {
+export class StdioTransport implements Transport, TransportHooks {
   readonly #options: StdioTransportOptions;
   readonly #label: string;
   readonly #inbound = new MessageQueue<TransportEvent>();

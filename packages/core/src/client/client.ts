@@ -9,7 +9,7 @@ import type { LoggingLevel } from '../protocol/logging.js';
 import type { Prompt } from '../protocol/prompts.js';
 import type { Resource, ResourceTemplate } from '../protocol/resources.js';
 import type { Tool, ToolResult } from '../protocol/tools.js';
-import type { Transport } from '../transport/transport.js';
+import { type Transport, transportHooks } from '../transport/transport.js';
 import { asyncDispose } from '../util/dispose.js';
 import { lazy } from '../util/lazy.js';
 import { type CapabilityPath, clientCapabilities, hasCapability, modernCapabilities } from './capabilities.js';
@@ -92,7 +92,7 @@ export class Client implements AsyncDisposable {
       pool,
       requestTimeout,
       maxTotalTimeout,
-      cancelsByClosing: transport.cancelsByClosing === true,
+      cancelsByClosing: transportHooks(transport).cancelsByClosing === true,
       logLevel: () => this.#logLevel,
       extraHeaders: (method, params) =>
         method === 'tools/call' && typeof params?.name === 'string'

@@ -3,7 +3,7 @@ import { McpError } from '../errors/mcp-error.js';
 import { SessionExpiredError } from '../errors/session-expired-error.js';
 import type { Implementation } from '../protocol/implementation.js';
 import { isModernProtocolVersion } from '../protocol/versions.js';
-import type { Transport } from '../transport/transport.js';
+import { type Transport, type TransportHooks, transportHooks } from '../transport/transport.js';
 import { lazy } from '../util/lazy.js';
 import { type CapabilityPath, clientCapabilities, hasCapability } from './capabilities.js';
 import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
@@ -50,6 +50,7 @@ function hasTtl(raw: unknown): boolean {
  */
 export class Connection {
   readonly #transport: Transport;
+  readonly #hooks: TransportHooks;
   readonly #channel: RpcChannel;
   readonly #options: ClientOptions;
   readonly #modern: ModernEra;
@@ -75,6 +76,7 @@ export class Connection {
 
   constructor(transport: Transport, channel: RpcChannel, options: ClientOptions, modern: ModernEra) {
     this.#transport = transport;
+    this.#hooks = transportHooks(transport);
     this.#channel = channel;
     this.#options = options;
     this.#modern = modern;
@@ -102,7 +104,7 @@ export class Connection {
   /** Something (a legacy `listen()`) now wants what the server sends on its own: HTTP opens its GET stream. */
   wantServerMessages(): void {
     this.#serverMessages = true;
-    if (this.#era.kind === 'legacy') this.#transport.openServerStream?.();
+    if (this.#era.kind === 'legacy') this.#hooks.openServerStream?.();
   }
 
   /** Detects the era and opens the session, or continues `resume`; once. */
@@ -134,7 +136,7 @@ export class Connection {
   snapshot(): SessionSnapshot | undefined {
     const server = this.#server;
     if (!server) return undefined;
-    const sessionId = this.#transport.sessionId;
+    const sessionId = this.#hooks.sessionId;
     return {
       protocolVersion: server.protocolVersion,
       ...(sessionId !== undefined && { sessionId }),
@@ -169,7 +171,7 @@ export class Connection {
       return this.#send(method, params, { ...options, parse, startedAt });
     }
     const key = `${method} ${JSON.stringify(params ?? {})}`;
-    const credential = () => this.#transport.credentialKey?.();
+    const credential = () => this.#hooks.credentialKey?.();
     const hit = this.#cache ? await this.#cache.get(key, credential) : undefined;
     if (hit) return hit.value as T;
     let raw: unknown;
@@ -282,7 +284,7 @@ export class Connection {
 
   #started(server: ServerIdentity, sessionId?: string): void {
     this.#server = server;
-    this.#transport.sessionStarted?.({
+    this.#hooks.sessionStarted?.({
       protocolVersion: server.protocolVersion,
       era: this.#era.kind,
       serverMessages: this.#serverMessages,

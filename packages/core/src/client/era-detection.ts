@@ -4,7 +4,7 @@ import { RpcError } from '../errors/rpc-error.js';
 import { UnsupportedVersionError } from '../errors/unsupported-version-error.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { isModernProtocolVersion, LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
-import type { Transport } from '../transport/transport.js';
+import { type Transport, transportHooks } from '../transport/transport.js';
 import type { ConnectContext, Era, ServerIdentity } from './era.js';
 import { LruMap } from './lru-map.js';
 import { DEFAULT_ERA_CACHE_ENTRIES, type EraCache, type EraKind } from './options.js';
@@ -20,13 +20,14 @@ export const sharedEraCache: EraCache = new LruMap<string, EraKind>(DEFAULT_ERA_
 const byTransport = new WeakMap<Transport, EraKind>();
 
 function recall(transport: Transport, cache: EraCache): EraKind | undefined {
-  const key = transport.serverKey;
+  const key = transportHooks(transport).serverKey;
   return byTransport.get(transport) ?? (key === undefined ? undefined : cache.get(key));
 }
 
 function remember(transport: Transport, cache: EraCache, kind: EraKind): void {
   byTransport.set(transport, kind);
-  if (transport.serverKey !== undefined) cache.set(transport.serverKey, kind);
+  const key = transportHooks(transport).serverKey;
+  if (key !== undefined) cache.set(key, kind);
 }
 
 /** Modern-only errors: the server is modern, so falling back would be wrong (2026-07-28 versioning). */

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { McpError } from '../errors/mcp-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { RpcError } from '../errors/rpc-error.js';
+import { protocolIssues } from '../protocol/issues.js';
 import { InputRequiredResultSchema } from '../protocol/mrtr.js';
 import { linkedSignal } from '../util/linked-signal.js';
 import { MAX_TIMER } from '../util/timers.js';
@@ -112,7 +113,10 @@ export function inputRequired(method: string, raw: unknown, maxInputRequests: nu
   }
   const parsed = v.safeParse(InputRequiredResultSchema, raw);
   if (!parsed.success) {
-    throw new ProtocolError(`${method}: invalid input_required result: ${v.summarize(parsed.issues)}`, parsed.issues);
+    throw new ProtocolError(`${method}: invalid input_required result: ${v.summarize(parsed.issues)}`, {
+      issues: protocolIssues(parsed.issues),
+      received: raw,
+    });
   }
   return parsed.output;
 }

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { ProtocolError } from '../errors/protocol-error.js';
+import { protocolIssues } from '../protocol/issues.js';
 
 /**
  * A parser for one method's result: validates the shape at the edge, then maps it
@@ -14,14 +15,17 @@ export function resultParser<S extends v.GenericSchema, T = v.InferOutput<S>>(
   return (raw) => {
     const parsed = v.safeParse(schema, raw);
     if (!parsed.success) {
-      throw new ProtocolError(`${method}: invalid result: ${v.summarize(parsed.issues)}`, parsed.issues);
+      throw new ProtocolError(`${method}: invalid result: ${v.summarize(parsed.issues)}`, {
+        issues: protocolIssues(parsed.issues),
+        received: raw,
+      });
     }
     if (!map) return parsed.output as T;
     try {
       return map(parsed.output);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new ProtocolError(`${method}: invalid result: ${reason}`, undefined, { cause: error });
+      throw new ProtocolError(`${method}: invalid result: ${reason}`, { received: raw }, { cause: error });
     }
   };
 }

@@ -5,6 +5,7 @@ import { ProtocolError } from '../errors/protocol-error.js';
 import { RpcError } from '../errors/rpc-error.js';
 import { TransportError } from '../errors/transport-error.js';
 import { ErrorCode } from '../protocol/error-codes.js';
+import { protocolIssues } from '../protocol/issues.js';
 import {
   isRequestId,
   isResultResponse,
@@ -20,7 +21,7 @@ import {
   type RequestId,
 } from '../protocol/jsonrpc.js';
 import { ProgressNotificationParamsSchema } from '../protocol/progress.js';
-import type { SendOptions, Transport, TransportEvent } from '../transport/transport.js';
+import { type SendOptions, type Transport, type TransportEvent, transportHooks } from '../transport/transport.js';
 import { type DispatchPool, within } from './dispatch-pool.js';
 import type { CallOptions } from './options.js';
 import { Deadlines, type PendingCall, RecentIds } from './pending-calls.js';
@@ -91,7 +92,7 @@ export class RpcChannel {
     this.#hooks = hooks;
     this.#options = options;
     this.#pool = options.pool;
-    this.#signalsSends = transport.cancelsByClosing === true;
+    this.#signalsSends = transportHooks(transport).cancelsByClosing === true;
   }
 
   /** Starts the read loop. */
@@ -312,7 +313,7 @@ export class RpcChannel {
     if (!parsed.success) {
       const error = new ProtocolError(
         `mcp: ${call ? `${call.method}: ` : ''}invalid JSON-RPC response: ${v.summarize(parsed.issues)}`,
-        parsed.issues,
+        { issues: protocolIssues(parsed.issues), received: raw },
       );
       if (call) call.reject(error);
       else this.#report(error);
@@ -320,7 +321,9 @@ export class RpcChannel {
     }
     if (!call) {
       if (id !== undefined && this.#cancelled.take(id)) return;
-      this.#report(new ProtocolError(`mcp: response to unknown request id ${JSON.stringify(rawId)}`, raw));
+      this.#report(
+        new ProtocolError(`mcp: response to unknown request id ${JSON.stringify(rawId)}`, { received: raw }),
+      );
       return;
     }
     const response = parsed.output;
@@ -344,7 +347,12 @@ export class RpcChannel {
   #onNotification(raw: object): void {
     const parsed = v.safeParse(JsonRpcNotificationSchema, raw);
     if (!parsed.success) {
-      this.#report(new ProtocolError(`mcp: invalid notification: ${v.summarize(parsed.issues)}`, parsed.issues));
+      this.#report(
+        new ProtocolError(`mcp: invalid notification: ${v.summarize(parsed.issues)}`, {
+          issues: protocolIssues(parsed.issues),
+          received: raw,
+        }),
+      );
       return;
     }
     const notification = parsed.output;

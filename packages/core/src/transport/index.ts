@@ -5,4 +5,11 @@
 export type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 export type { AuthProvider, AuthRequest } from './auth-provider.js';
 export { MessageQueue } from './message-queue.js';
-export type { SendOptions, SessionInfo, Transport, TransportEvent } from './transport.js';
+export {
+  type SendOptions,
+  type SessionInfo,
+  type Transport,
+  type TransportEvent,
+  type TransportHooks,
+  transportHooks,
+} from './transport.js';

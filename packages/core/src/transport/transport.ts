@@ -36,8 +36,10 @@ export interface SessionInfo {
 }
 
 /**
- * Moves JSON-RPC messages between the Client and one server. Request/response
- * matching lives in the Client, above every transport.
+ * Moves JSON-RPC messages between the Client and one server: the whole contract
+ * a transport must keep. Request/response matching, timeouts and cancellation
+ * live in the Client, above every transport. A WebSocket, a worker port or an
+ * in-memory pair implements these three members and nothing else.
  */
 export interface Transport {
   /** Hands one message off; resolves once it is sent, rejects if it could not be. */
@@ -50,6 +52,15 @@ export interface Transport {
   messages(): AsyncIterable<TransportEvent>;
   /** Releases everything the transport holds. Idempotent. */
   close(): Promise<void>;
+}
+
+/**
+ * The optional extension a transport with sessions, per-request streams or
+ * credentials implements besides `Transport` (Streamable HTTP does; stdio
+ * implements `sessionStarted` only). Every member is optional: the Client asks
+ * for each one through `transportHooks()` and does without what is missing.
+ */
+export interface TransportHooks {
   /** The handshake finished (or a session was resumed): HTTP sends version headers and opens its GET stream. */
   sessionStarted?(info: SessionInfo): void;
   /**
@@ -66,4 +77,9 @@ export interface Transport {
   readonly serverKey?: string;
   /** Names the credentials a request would carry now, so `private` cache entries never cross them. */
   credentialKey?(): Promise<string | undefined>;
+}
+
+/** The `TransportHooks` a transport implements (none, some or all of them). */
+export function transportHooks(transport: Transport): TransportHooks {
+  return transport as Transport & TransportHooks;
 }

@@ -7,7 +7,7 @@ import { setAll } from '../../util/headers.js';
 import { lazy } from '../../util/lazy.js';
 import { linkedSignal } from '../../util/linked-signal.js';
 import { MessageQueue } from '../message-queue.js';
-import type { SendOptions, SessionInfo, Transport, TransportEvent } from '../transport.js';
+import type { SendOptions, SessionInfo, Transport, TransportEvent, TransportHooks } from '../transport.js';
 import { HttpRequester } from './http-requester.js';
 import type { LegacySseSession } from './legacy-sse-session.js';
 import { DEFAULT_CLOSE_TIMEOUT, DEFAULT_MAX_MESSAGE_BYTES, type StreamableHttpTransportOptions } from './options.js';
@@ -42,7 +42,7 @@ const postStreamResumption = lazy(() => import('./resume-post-stream.js'));
  * `ReadableStream` do. The GET stream, the fallback and the handling of what
  * went wrong load on first use, so a healthy exchange never downloads them.
  */
-export class StreamableHttpTransport implements Transport {
+export class StreamableHttpTransport implements Transport, TransportHooks {
   readonly #options: StreamableHttpTransportOptions;
   readonly #http: HttpRequester;
   readonly #inbound = new MessageQueue<TransportEvent>();
