@@ -10,8 +10,8 @@ export class RpcError extends McpError {
   /** The error message exactly as sent on the wire. */
   readonly rpcMessage: string;
 
-  constructor(code: number, message: string, data?: unknown, method?: string) {
-    super(method ? `${method}: ${message} (${code})` : `${message} (${code})`);
+  constructor(code: number, message: string, data?: unknown, method?: string, options?: ErrorOptions) {
+    super(method ? `${method}: ${message} (${code})` : `${message} (${code})`, options);
     this.code = code;
     this.rpcMessage = message;
     this.data = data;

@@ -8,10 +8,12 @@ export class UnsupportedVersionError extends McpError {
   /** The versions the other side supports, when known. */
   readonly supported: readonly string[];
 
-  constructor(requested: string, supported: readonly string[], message?: string) {
+  /** `options.cause`: the server's refusal (an `RpcError`) when it came as one. */
+  constructor(requested: string, supported: readonly string[], message?: string, options?: ErrorOptions) {
     super(
       message ??
         `protocol version ${JSON.stringify(requested)} is not supported (supported: ${supported.join(', ') || 'unknown'})`,
+      options,
     );
     this.requested = requested;
     this.supported = supported;

@@ -1,4 +1,4 @@
-import { type CallOptions, type Client, RpcError } from '@mcp/core';
+import { type CallOptions, type Client, ErrorCode, RpcError } from '@mcp/core';
 import { type Cell, columns, heading, oneLine, type Style } from './format.js';
 import { summariseProperties } from './schema-summary.js';
 
@@ -44,11 +44,8 @@ export async function inspectServer(client: Client, call: CallOptions): Promise<
   };
 }
 
-/** JSON-RPC "method not found" (-32601). */
-const METHOD_NOT_FOUND = -32601;
-
 function emptyIfUnimplemented(error: unknown): Template[] {
-  if (error instanceof RpcError && error.code === METHOD_NOT_FOUND) return [];
+  if (error instanceof RpcError && error.code === ErrorCode.MethodNotFound) return [];
   throw error;
 }
 
