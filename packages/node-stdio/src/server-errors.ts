@@ -1,4 +1,4 @@
-import { ProtocolError, TransportError } from '@mcp/core';
+import { LimitError, ProtocolError, TransportError } from '@mcp/core';
 
 /** How the child process ended: an exit code, or the signal that killed it. */
 export interface ExitStatus {
@@ -25,19 +25,26 @@ export function exitError(label: string, status: ExitStatus): TransportError {
   return new TransportError(`mcp server "${label}" ${how}`);
 }
 
-/** A stdout line ran past `maxMessageBytes`: framing is lost, so the stream is over. */
-export function oversizedError(label: string, maxBytes: number): TransportError {
-  return new TransportError(`mcp server "${label}" wrote a line longer than ${maxBytes} bytes`);
+/**
+ * A stdout line ran past `maxMessageBytes`. Framing is lost (the line may never
+ * end), so the connection is over: this error fails the call waiting on it and
+ * every call after.
+ */
+export function oversizedError(label: string, maxBytes: number): LimitError {
+  return new LimitError(
+    'maxMessageBytes',
+    maxBytes,
+    `mcp server "${label}" wrote a line longer than ${maxBytes} bytes, so the connection is closed`,
+  );
 }
 
 /** A stdout line that is not JSON: reported, skipped, and the connection goes on. */
 export function notJsonError(label: string, line: string, cause: unknown): ProtocolError {
   const excerpt = line.length > EXCERPT_CHARS ? `${line.slice(0, EXCERPT_CHARS)}…` : line;
+  // No `received`: the line may be megabytes, and the excerpt in the message identifies it.
   return new ProtocolError(
     `mcp server "${label}" wrote a line that is not JSON: ${JSON.stringify(excerpt)}`,
-    undefined,
-    {
-      cause,
-    },
+    {},
+    { cause },
   );
 }

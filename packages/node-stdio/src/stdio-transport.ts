@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { ClientClosedError, TransportError } from '@mcp/core';
+import { ClientClosedError, type LimitError, TransportError } from '@mcp/core';
 import {
   type JsonRpcMessage,
   MessageQueue,
@@ -37,7 +37,7 @@ export interface StdioTransportOptions {
    * or handed to a callback one line at a time.
    */
   readonly stderr?: 'inherit' | 'ignore' | ((line: string) => void);
-  /** Largest stdout line accepted; a longer one ends the connection. Default 64 MiB. */
+  /** Largest stdout line accepted; a longer one ends the connection with a `LimitError`. Default 64 MiB. */
   readonly maxMessageBytes?: number;
   /** Milliseconds `close()` waits at each shutdown step before escalating. Default 2000. */
   readonly closeTimeout?: number;
@@ -52,7 +52,8 @@ const MAX_STDERR_LINE_BYTES = 64 * 1024;
  * Talks to an MCP server over its stdin/stdout: one compact JSON message per
  * line each way (2025-11-25 and 2026-07-28, Transports, stdio). The process is
  * started by the first `send()` or `messages()`; when it dies, `messages()`
- * throws a `TransportError` naming the command and how it ended.
+ * throws a `TransportError` naming the command and how it ended, and when it
+ * writes a line past `maxMessageBytes`, a `LimitError` (the child is stopped).
  */
 export class StdioTransport implements Transport, TransportHooks {
   readonly #options: StdioTransportOptions;
@@ -66,7 +67,8 @@ export class StdioTransport implements Transport, TransportHooks {
   /** Settles on 'close': the process is gone and its pipes are drained. */
   #drained: Promise<void> | undefined;
   #status: ExitStatus | undefined;
-  #failure: TransportError | undefined;
+  /** Why the connection is dead: the child ended or failed (`TransportError`), or a line passed `maxMessageBytes`. */
+  #failure: TransportError | LimitError | undefined;
   #closeRequested = false;
   #stopping: Promise<void> | undefined;
 
@@ -221,7 +223,7 @@ export class StdioTransport implements Transport, TransportHooks {
   }
 
   /** Records why the connection is dead and fails every send still waiting on it. */
-  #fail(failure: TransportError): void {
+  #fail(failure: TransportError | LimitError): void {
     this.#failure ??= failure;
     for (const reject of [...this.#pendingSends]) reject(this.#failure);
   }

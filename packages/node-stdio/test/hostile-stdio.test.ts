@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { Client, type ClientOptions, McpError, ProtocolError, TransportError } from '@mcp/core';
+import { Client, type ClientOptions, LimitError, McpError, ProtocolError } from '@mcp/core';
 import { StdioTransport } from '@mcp/node-stdio';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectHealthy, MiB, peakGrowthDuring, rejection, until } from '../../core/test/hostile/checks.js';
@@ -84,13 +84,14 @@ describe.each(['legacy', 'modern'] as const)('hostile stdio server (%s era)', (e
     ['oversized-line', 'a 4 MiB line'],
     ['endless-line', 'a line that never ends'],
   ])(
-    '%s: %s under a 1 MiB limit fails with TransportError in < 2 s, memory bounded, and the server process is stopped',
+    '%s: %s under a 1 MiB limit fails with a maxMessageBytes LimitError in < 2 s, memory bounded, and the server process is stopped',
     async (fault) => {
       const { client, transport } = await spawnHostile(fault, era);
       const pid = transport.pid as number;
       const start = performance.now();
       const { value: error, peak } = await peakGrowthDuring(() => rejection(client.callTool('hostile')));
-      expect(error).toBeInstanceOf(TransportError);
+      expect(error).toBeInstanceOf(LimitError);
+      expect(error).toMatchObject({ limit: 'maxMessageBytes', value: MiB });
       expect((error as Error).message).toMatch(/longer than 1048576 bytes/);
       expect(performance.now() - start).toBeLessThan(2000);
       expect(peak).toBeLessThan(32 * MiB);

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { ClientClosedError, ProtocolError, TransportError, type TransportEvent } from '@mcp/core';
+import { ClientClosedError, LimitError, ProtocolError, TransportError, type TransportEvent } from '@mcp/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StdioTransport, type StdioTransportOptions } from '../src/index.js';
 import { LineReader } from '../src/line-reader.js';
@@ -88,11 +88,17 @@ describe('StdioTransport', () => {
     expect(await nextMessage(inbound)).toEqual({ jsonrpc: '2.0', method: 'after-garbage' });
   });
 
-  it('fails the stream with a TransportError on a line over maxMessageBytes and stops the child', async () => {
+  it('fails the stream with a maxMessageBytes LimitError on a line over the limit and stops the child', async () => {
     const transport = server('long-line.mjs', [String(1024 * 1024)], { maxMessageBytes: 64 * 1024, stderr: 'ignore' });
     const inbound = events(transport);
-    await expect(inbound.next()).rejects.toThrow(TransportError);
-    await expect(inbound.next()).rejects.toThrow(/longer than 65536 bytes/);
+    const error = await inbound.next().then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(LimitError);
+    expect(error).toMatchObject({ limit: 'maxMessageBytes', value: 64 * 1024 });
+    expect((error as Error).message).toMatch(/longer than 65536 bytes/);
+    await expect(inbound.next()).rejects.toThrow(LimitError);
     const pid = transport.pid as number;
     await transport.close();
     expect(isAlive(pid)).toBe(false);
