@@ -1,61 +1,50 @@
-import type { JsonRpcMessage, RequestId, Transport } from '../../src/index.js';
-
-/** A message as the scripted server saw it arrive: raw JSON-RPC, fields unchecked. */
-export interface WireMessage {
-  readonly jsonrpc?: unknown;
-  readonly id?: RequestId;
-  readonly method?: string;
-  readonly params?: Record<string, unknown>;
-  readonly result?: Record<string, unknown>;
-  readonly error?: { code: number; message: string; data?: unknown };
-}
-
-/** What `handshake()` answers to `initialize`. */
-export interface HandshakeOptions {
-  readonly capabilities?: Record<string, unknown>;
-  /** Defaults to the version the client asked for. */
-  readonly protocolVersion?: string;
-  readonly serverInfo?: { name: string; version: string };
-  readonly instructions?: string;
-}
+/**
+ * The one scripted MCP server of the tests, in the style of go-sdk's scripted
+ * fake server: the server side of a transport (a `MemoryTransport` pair's other
+ * end), scripted message by message in raw JSON-RPC. Each `expect` names the
+ * next message the client must send; `verify()` (run at teardown) fails when an
+ * expectation was never met or a message arrived that no step consumed.
+ *
+ * Plain ESM with no imports (types in scripted-server.d.ts), so the unit tests,
+ * a Node program checking the build, and every runtime of runtimes/ (a Chromium
+ * page, a workerd worker, Deno, Bun) load this same file next to the build.
+ */
 
 /** How long `expect` waits for the client's next message unless told otherwise. */
 const DEFAULT_WAIT = 1000;
 
-const show = (message: unknown): string => JSON.stringify(message) ?? String(message);
+/** JSON-RPC "Method not found", as the official SDK answers a method it does not know. */
+const METHOD_NOT_FOUND = -32601;
 
-/**
- * The server side of a `MemoryTransport` pair, scripted message by message in
- * raw JSON-RPC, in the style of go-sdk's scripted fake server: each `expect`
- * names the next message the client must send, and `verify()` (run at teardown)
- * fails when an expectation was never met or a message arrived that no step
- * consumed. Responses to the server's own `request()`s are matched by id and
- * never enter the expected stream.
- */
+const show = (message) => JSON.stringify(message) ?? String(message);
+
+const idKey = (id) => (typeof id === 'number' ? `n${id}` : `s${id}`);
+
+/** The server side of a transport, scripted step by step; see the module comment. */
 export class ScriptedServer {
-  readonly #transport: Transport;
-  readonly #inbox: WireMessage[] = [];
-  readonly #failures: string[] = [];
-  readonly #waiting = new Set<string>();
-  readonly #awaitingResponse = new Map<string, (message: WireMessage) => void>();
-  readonly #wakers = new Set<() => void>();
+  #transport;
+  #inbox = [];
+  #failures = [];
+  #waiting = new Set();
+  #awaitingResponse = new Map();
+  #wakers = new Set();
   #nextId = 1;
   #streamEnded = false;
-  /** Settles when the client's end stops sending (it closed, or we did). */
-  readonly ended: Promise<void>;
 
-  constructor(transport: Transport) {
+  constructor(transport) {
     this.#transport = transport;
+    /** Settles when the client's end stops sending (it closed, or we did). */
     this.ended = this.#read();
   }
 
-  async #read(): Promise<void> {
+  async #read() {
     for await (const event of this.#transport.messages()) {
       if (event.type !== 'message') {
         this.#failures.push(`transport error: ${event.error.message}`);
         continue;
       }
-      const message = event.message as WireMessage;
+      const message = event.message;
+      // Responses to the server's own `request()`s are matched by id and never enter the expected stream.
       const key = message?.method === undefined && message?.id !== undefined ? idKey(message.id) : undefined;
       const waiter = key === undefined ? undefined : this.#awaitingResponse.get(key);
       if (key !== undefined && waiter) {
@@ -71,7 +60,7 @@ export class ScriptedServer {
   }
 
   /** The next message the client sends; fails unless it is `method` (a request or a notification). */
-  async expect(method: string, timeout = DEFAULT_WAIT): Promise<WireMessage> {
+  async expect(method, timeout = DEFAULT_WAIT) {
     const step = `expect(${method})`;
     this.#waiting.add(step);
     try {
@@ -87,17 +76,17 @@ export class ScriptedServer {
   }
 
   /** The next message the client sends, whatever it is (e.g. a response to a raw request). */
-  async next(timeout = DEFAULT_WAIT): Promise<WireMessage> {
+  async next(timeout = DEFAULT_WAIT) {
     const message = await this.#next(timeout);
     return message ?? this.#fail(`next(): nothing arrived within ${timeout} ms`);
   }
 
-  async #next(timeout: number): Promise<WireMessage | undefined> {
+  async #next(timeout) {
     const deadline = Date.now() + timeout;
     while (this.#inbox.length === 0 && !this.#streamEnded) {
       const left = deadline - Date.now();
       if (left <= 0) return undefined;
-      await new Promise<void>((resolve) => {
+      await new Promise((resolve) => {
         const wake = () => {
           clearTimeout(timer);
           this.#wakers.delete(wake);
@@ -110,29 +99,32 @@ export class ScriptedServer {
     return this.#inbox.shift();
   }
 
-  reply(id: RequestId | undefined, result: Record<string, unknown>): Promise<void> {
+  /** Answers the request `id` with `result`. */
+  reply(id, result) {
     return this.send({ jsonrpc: '2.0', id, result });
   }
 
-  replyError(id: RequestId | undefined, code: number, message: string, data?: unknown): Promise<void> {
+  /** Answers the request `id` with a JSON-RPC error. */
+  replyError(id, code, message, data) {
     const error = { code, message, ...(data !== undefined && { data }) };
     return this.send({ jsonrpc: '2.0', id, error });
   }
 
   /** Sends anything at all, valid JSON-RPC or not. */
-  send(raw: unknown): Promise<void> {
-    return this.#transport.send(raw as JsonRpcMessage);
+  send(raw) {
+    return this.#transport.send(raw);
   }
 
-  notify(method: string, params?: Record<string, unknown>): Promise<void> {
+  /** Sends a notification. */
+  notify(method, params) {
     return this.send({ jsonrpc: '2.0', method, ...(params && { params }) });
   }
 
   /** Sends a server request and resolves with the client's response, however long it takes. */
-  request(method: string, params?: Record<string, unknown>, id: RequestId = `srv-${this.#nextId++}`) {
+  request(method, params, id = `srv-${this.#nextId++}`) {
     const step = `request(${method}, id ${JSON.stringify(id)})`;
     this.#waiting.add(step);
-    const response = new Promise<WireMessage>((resolve) => {
+    const response = new Promise((resolve) => {
       this.#awaitingResponse.set(idKey(id), (message) => {
         this.#waiting.delete(step);
         resolve(message);
@@ -142,7 +134,7 @@ export class ScriptedServer {
   }
 
   /** Fails unless the client stays silent for `ms`. */
-  async assertNoMessage(ms: number): Promise<void> {
+  async assertNoMessage(ms) {
     const message = await this.#next(ms);
     if (message !== undefined) this.#fail(`assertNoMessage(${ms}): received ${show(message)}`);
   }
@@ -152,13 +144,13 @@ export class ScriptedServer {
    * probe (`server/discover`, unless a version is pinned) and refuses it as an
    * unknown method, as the official SDK does; this plays that part too.
    */
-  async expectInitialize(): Promise<WireMessage> {
+  async expectInitialize() {
     const first = await this.next();
     if (first.method !== 'server/discover') {
       if (first.method !== 'initialize') this.#fail(`expect(initialize): received instead ${show(first)}`);
       return first;
     }
-    await this.replyError(first.id, -32601, 'Method not found');
+    await this.replyError(first.id, METHOD_NOT_FOUND, 'Method not found');
     return this.expect('initialize');
   }
 
@@ -166,7 +158,7 @@ export class ScriptedServer {
    * Plays the server's part of the legacy handshake: answers `initialize` with
    * `options`, then expects `notifications/initialized`. Returns the initialize request.
    */
-  async handshake(options: HandshakeOptions = {}): Promise<WireMessage> {
+  async handshake(options = {}) {
     const init = await this.expectInitialize();
     await this.reply(init.id, {
       protocolVersion: options.protocolVersion ?? init.params?.protocolVersion,
@@ -178,10 +170,17 @@ export class ScriptedServer {
     return init;
   }
 
+  /** Expects the request `method`, answers it with `result`, and returns the request. */
+  async answer(method, result) {
+    const request = await this.expect(method);
+    await this.reply(request.id, result);
+    return request;
+  }
+
   /** Resolves once the client's end has closed the stream, or fails after `timeout`. */
-  async expectEnd(timeout = DEFAULT_WAIT): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<'late'>((resolve) => {
+  async expectEnd(timeout = DEFAULT_WAIT) {
+    let timer;
+    const late = new Promise((resolve) => {
       timer = setTimeout(() => resolve('late'), timeout);
     });
     const outcome = await Promise.race([this.ended, late]);
@@ -189,12 +188,13 @@ export class ScriptedServer {
     if (outcome === 'late') this.#fail(`expectEnd(): the client's stream was still open after ${timeout} ms`);
   }
 
-  close(): Promise<void> {
+  /** Closes the server's end. */
+  close() {
     return this.#transport.close();
   }
 
   /** Teardown check: every step was met and every message the client sent was consumed. */
-  verify(): void {
+  verify() {
     const problems = [
       ...this.#failures,
       ...[...this.#waiting].map((step) => `${step}: never met`),
@@ -203,14 +203,12 @@ export class ScriptedServer {
     if (problems.length > 0) throw new Error(`scripted server:\n  ${problems.join('\n  ')}`);
   }
 
-  #wakeAll(): void {
+  #wakeAll() {
     for (const wake of [...this.#wakers]) wake();
   }
 
-  #fail(problem: string): never {
+  #fail(problem) {
     this.#failures.push(problem);
     throw new Error(`scripted server: ${problem}`);
   }
 }
-
-const idKey = (id: RequestId): string => (typeof id === 'number' ? `n${id}` : `s${id}`);
