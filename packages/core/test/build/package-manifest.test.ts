@@ -81,13 +81,21 @@ describe('built entry points', () => {
     for (const [subpath, main] of builds as [string, string][]) {
       const transport = await import(repoPath(subpath));
       const core = await import(repoPath(main));
-      expect(Object.keys(transport), subpath).toEqual(['MessageQueue']);
+      expect(Object.keys(transport).sort(), subpath).toEqual(['MessageQueue', 'transportHooks']);
       expect(transport.MessageQueue, subpath).toBe(core.MessageQueue);
     }
     const main = readFileSync(repoPath('packages/core/dist/index.d.ts'), 'utf8');
     expect(main).toMatch(/@deprecated Import it from `@mcp\/core\/transport`.*\*\/\ndeclare const MessageQueue\b/);
     const types = readFileSync(repoPath('packages/core/dist/transport.d.ts'), 'utf8');
-    for (const name of ['Transport', 'TransportEvent', 'SendOptions', 'SessionInfo', 'AuthProvider', 'AuthRequest']) {
+    for (const name of [
+      'Transport',
+      'TransportHooks',
+      'TransportEvent',
+      'SendOptions',
+      'SessionInfo',
+      'AuthProvider',
+      'AuthRequest',
+    ]) {
       expect(types, name).toMatch(new RegExp(`\\b${name}\\b`));
     }
   });
