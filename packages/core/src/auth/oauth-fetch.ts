@@ -1,5 +1,6 @@
 import { createFetch, FetchError, type FetchResponse } from 'ofetch';
 import { AuthError, type AuthErrorCode } from '../errors/auth-error.js';
+import { LimitError } from '../errors/limit-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { discard, readBodyText } from '../transport/http/read-body.js';
 import { isRedirect } from './secure-endpoint.js';
@@ -43,15 +44,19 @@ export interface OAuthFetchRequest {
 /** Pause before a GET is tried again: long enough for a blip, short enough not to stall discovery. */
 const RETRY_DELAY_MS = 200;
 
+/** How a `LimitError` names the body bound, as an app writes it in OAuthOptions. */
+const MAX_RESPONSE_BYTES = 'limits.maxResponseBytes';
+
 /** Statuses whose answers carry no body (the Response constructor refuses one). */
 const NULL_BODY = new Set([204, 205]);
 
 /**
  * Sends one request and returns its answer, whatever its status (an OAuth error
- * body is an answer). Throws an AuthError when there is none: `request_timeout`,
- * `response_too_large`, or `request.failure` for a network failure or a redirect
- * (never followed: a token POST carries secrets, and a metadata GET must come
- * from the URL that was checked).
+ * body is an answer). Throws when there is none: a `LimitError` for a body past
+ * `limits.maxResponseBytes`; an AuthError for `request_timeout`, or
+ * `request.failure` for a network failure or a redirect (never followed: a
+ * token POST carries secrets, and a metadata GET must come from the URL that
+ * was checked).
  */
 export async function oauthFetch(settings: OAuthFetchSettings, request: OAuthFetchRequest): Promise<OAuthAnswer> {
   const $fetch = createFetch({ fetch: bounded(settings, request) });
@@ -73,12 +78,12 @@ export async function oauthFetch(settings: OAuthFetchSettings, request: OAuthFet
       ignoreResponseError: !idempotent,
       // Our refusals and a timeout end the request at once; only network failures are tried again.
       onRequestError({ error }) {
-        if (error instanceof AuthError) throw error;
+        if (isRefusal(error)) throw error;
       },
     });
     return answer(response);
   } catch (error) {
-    if (error instanceof AuthError) throw error;
+    if (isRefusal(error)) throw error;
     if (error instanceof FetchError && error.response) return answer(error.response);
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
     throw new AuthError(
@@ -87,6 +92,11 @@ export async function oauthFetch(settings: OAuthFetchSettings, request: OAuthFet
       { cause: error },
     );
   }
+}
+
+/** An error of ours that ends the request as it is: a limit, a timeout, a redirect refused. */
+function isRefusal(error: unknown): error is AuthError | LimitError {
+  return error instanceof AuthError || error instanceof LimitError;
 }
 
 function answer(response: FetchResponse<unknown>): OAuthAnswer {
@@ -121,12 +131,18 @@ function bounded(settings: OAuthFetchSettings, request: OAuthFetchRequest): type
       const body = response.body?.pipeThrough(new TransformStream(), { signal }) ?? null;
       let text: string;
       try {
-        text = await readBodyText(new Response(body, { headers: response.headers }), settings.maxResponseBytes);
+        text = await readBodyText(
+          new Response(body, { headers: response.headers }),
+          settings.maxResponseBytes,
+          MAX_RESPONSE_BYTES,
+        );
       } catch (error) {
-        if (!(error instanceof ProtocolError)) throw error;
-        throw new AuthError(
-          'response_too_large',
-          `${request.what} ${request.url.href} sent more than ${settings.maxResponseBytes} bytes (limits.maxResponseBytes)`,
+        // The reader's own error for the bound (whichever class it uses) becomes the cause of one naming the endpoint.
+        if (!(error instanceof LimitError || error instanceof ProtocolError)) throw error;
+        throw new LimitError(
+          MAX_RESPONSE_BYTES,
+          settings.maxResponseBytes,
+          `${request.what} ${request.url.href} sent more than ${settings.maxResponseBytes} bytes`,
           { cause: error },
         );
       }
@@ -136,7 +152,7 @@ function bounded(settings: OAuthFetchSettings, request: OAuthFetchRequest): type
         headers: response.headers,
       });
     } catch (error) {
-      if (!deadline.signal.aborted || error instanceof AuthError) throw error;
+      if (!deadline.signal.aborted || isRefusal(error)) throw error;
       throw new AuthError(
         'request_timeout',
         `${request.what} ${request.url.href} did not answer within ${timeout} ms (limits.timeout)`,

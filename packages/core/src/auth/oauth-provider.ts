@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { AuthError } from '../errors/auth-error.js';
+import { LimitError } from '../errors/limit-error.js';
 import type { AuthProvider, AuthRequest } from '../transport/auth-provider.js';
 import { isLoopback } from '../util/loopback.js';
 import type { ClientCredentials } from './client-credentials.js';
@@ -118,7 +119,8 @@ export class OAuthProvider implements AuthProvider {
    * gets fresh tokens — by refresh when that can help, else by the grant — and
    * returns 'retry': the transport sends the request again. The request was
    * refused, never run, so sending it again is safe. Throws an AuthError when no
-   * token can be had; gives up after `maxAttempts` in a row without success.
+   * token can be had; gives up after `maxAttempts` in a row without success,
+   * with a `LimitError` naming `maxAttempts`.
    */
   async onResponse(response: Response, request: AuthRequest): Promise<'retry' | 'done'> {
     const nonce = this.#dpop?.observe(response, request.url);
@@ -234,8 +236,9 @@ export class OAuthProvider implements AuthProvider {
   async #recover(server: ServerFlow, status: number, challenge: AuthChallenge | undefined, url: URL): Promise<void> {
     const maxAttempts = this.#options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
     if (server.attempts >= maxAttempts) {
-      throw new AuthError(
-        'step_up_limit',
+      throw new LimitError(
+        'maxAttempts',
+        maxAttempts,
         `the server at ${url.origin} still refuses (HTTP ${status}${challenge?.error ? `, ${challenge.error}` : ''}) after ${maxAttempts} authorizations`,
       );
     }

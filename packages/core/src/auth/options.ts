@@ -40,10 +40,10 @@ export type AllowUrl = (url: URL, purpose: OAuthUrlPurpose) => boolean | Promise
 /**
  * Bounds on the HTTP requests OAuth makes (metadata, registration, token) and on
  * what it keeps. Every authorization and resource server may be hostile: each
- * bound turns a flood or a stall into an AuthError.
+ * bound turns a flood into a `LimitError` and a stall into an AuthError.
  */
 export interface OAuthLimits {
-  /** Largest response body read, decoded bytes (default 262,144: 256 KiB); more is `response_too_large`. */
+  /** Largest response body read, decoded bytes (default 262,144: 256 KiB); more fails with a `LimitError`. */
   readonly maxResponseBytes?: number;
   /**
    * Longest one attempt of a request may take, body included, in ms (default
@@ -95,7 +95,10 @@ export interface OAuthOptions {
    * (`dpop_signing_alg_values_supported`). `false`: never.
    */
   readonly dpop?: boolean | DpopOptions;
-  /** Authorizations (and refreshes) in a row without a successful response from one server before giving up (default 3). */
+  /**
+   * Authorizations (and refreshes) in a row without a successful response from one server before giving up
+   * with a `LimitError` (default 3).
+   */
   readonly maxAttempts?: number;
   /** Size, time and retry bounds of OAuth's own requests, and the pending-authorization lifetime. */
   readonly limits?: OAuthLimits;

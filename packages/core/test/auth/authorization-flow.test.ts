@@ -65,13 +65,13 @@ describe('authorization code flow against the conformance servers', () => {
     expect(statusOf(checks, 'sep-2350-scope-union-on-reauth')).toBe('SUCCESS');
   });
 
-  it('gives up with step_up_limit after maxAttempts authorizations that do not help', async () => {
+  it('gives up with a maxAttempts LimitError after that many authorizations that do not help', async () => {
     const run = await scenario('auth/scope-retry-limit');
     const user = headlessUser();
     const failure = connect(run.url, { redirectUri: REDIRECT_URI, authorize: user.authorize }).then((client) =>
       client.listTools(),
     );
-    await expect(failure).rejects.toMatchObject({ name: 'AuthError', code: 'step_up_limit' });
+    await expect(failure).rejects.toMatchObject({ name: 'LimitError', limit: 'maxAttempts', value: 3 });
     expect(user.seen).toHaveLength(3);
     expect(statusOf(await run.checks(), 'scope-retry-limit')).toBe('SUCCESS');
   });

@@ -48,7 +48,11 @@ describe('one OAuthProvider, several servers', () => {
     for (let attempt = 0; attempt < 3; attempt++) {
       await expect(callThrough(a.info().mcp, auth)).rejects.toThrow('the user closed the window');
     }
-    await expect(callThrough(a.info().mcp, auth)).rejects.toMatchObject({ name: 'AuthError', code: 'step_up_limit' });
+    await expect(callThrough(a.info().mcp, auth)).rejects.toMatchObject({
+      name: 'LimitError',
+      limit: 'maxAttempts',
+      value: 3,
+    });
 
     const client = await bed.connect(b.info().mcp, auth);
     expect((await client.listTools()).length).toBeGreaterThan(0);

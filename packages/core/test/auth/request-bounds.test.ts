@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuthError, type OAuthLimits, OAuthProvider } from '../../src/index.js';
+import { LimitError, type OAuthLimits, OAuthProvider } from '../../src/index.js';
 import {
   callThrough,
   type HostileOAuthServer,
@@ -36,14 +36,14 @@ const posts = (path: string) => server.seen.filter((request) => request.method =
 const gets = (path: string) => server.seen.filter((request) => request.method === 'GET' && request.path === path);
 
 describe('OAuth request bounds', () => {
-  it('fails with response_too_large when protected resource metadata passes maxResponseBytes', async () => {
+  it('fails with a LimitError naming limits.maxResponseBytes when protected resource metadata passes it', async () => {
     server.route('/.well-known/oauth-protected-resource/mcp', (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(paddedJson(20_000));
     });
     const failure = await failureOf(callThrough(`${server.base}/mcp`, provider({ maxResponseBytes: 4096 })));
-    expect(failure).toBeInstanceOf(AuthError);
-    expect(failure).toMatchObject({ code: 'response_too_large' });
-    expect((failure as Error).message).toContain('maxResponseBytes');
+    expect(failure).toBeInstanceOf(LimitError);
+    expect(failure).toMatchObject({ limit: 'limits.maxResponseBytes', value: 4096 });
+    expect((failure as Error).message).toContain('protected resource metadata');
     expect(posts('/token')).toHaveLength(0);
   });
 
@@ -60,7 +60,8 @@ describe('OAuth request bounds', () => {
     });
     expect(bomb.length).toBeLessThan(65_536);
     const failure = await failureOf(callThrough(`${server.base}/mcp`, provider({ maxResponseBytes: 65_536 })));
-    expect(failure).toMatchObject({ name: 'AuthError', code: 'response_too_large' });
+    expect(failure).toBeInstanceOf(LimitError);
+    expect(failure).toMatchObject({ limit: 'limits.maxResponseBytes', value: 65_536 });
   });
 
   it('takes a token response within the default limit', async () => {
