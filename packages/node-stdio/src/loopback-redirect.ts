@@ -96,7 +96,7 @@ export async function loopbackAuthorize(options: LoopbackAuthorizeOptions = {}):
     try {
       const callback = new Promise<string>((resolve, reject) => {
         pending = { state: authorizationUrl.searchParams.get('state'), resolve };
-        onStop = () => reject(waitError(stop.reason, authorizationUrl));
+        onStop = () => reject(waitError(stop.reason, authorizationUrl, timeoutMs));
         if (stop.aborted) onStop();
         else stop.addEventListener('abort', onStop, { once: true });
       });
@@ -122,9 +122,17 @@ function assertBrowsable(url: URL): void {
   throw new AuthError('insecure_endpoint', `refusing to open a ${url.protocol} authorization URL: https is required`);
 }
 
-function waitError(reason: unknown, url: URL): Error {
+/**
+ * Why the wait ended: past `timeoutMs`, the platform's `TimeoutError` (as every
+ * time bound reports), with a message naming the authorization server and the
+ * option; otherwise the caller's abort reason as it is.
+ */
+function waitError(reason: unknown, url: URL, timeoutMs: number): Error {
   if (reason instanceof DOMException && reason.name === 'TimeoutError') {
-    return new Error(`no answer from the browser for the authorization at ${url.origin}: timed out`);
+    return new DOMException(
+      `no answer from the browser for the authorization at ${url.origin}: timed out after ${timeoutMs} ms (timeoutMs)`,
+      'TimeoutError',
+    );
   }
   return reason instanceof Error ? reason : new Error(String(reason));
 }
@@ -143,7 +151,9 @@ function openSystemBrowser(url: string): Promise<void> {
         : ['xdg-open', [url]];
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: 'ignore', detached: true, shell: false });
-    child.once('error', (error) => reject(new Error(`could not open a browser with ${command}: ${error.message}`)));
+    child.once('error', (error) =>
+      reject(new Error(`could not open a browser with ${command}: ${error.message}`, { cause: error })),
+    );
     child.once('spawn', () => {
       child.unref();
       resolve();

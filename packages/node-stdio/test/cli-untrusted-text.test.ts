@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { LimitError } from '@mcp/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toJson } from '../src/cli/format.js';
-import { OutputError } from '../src/cli/print-depth.js';
 import { run } from '../src/cli/run.js';
 import { terminalSafe } from '../src/cli/terminal-text.js';
 
@@ -13,7 +13,7 @@ const hostile = fileURLToPath(new URL('../../../test-servers/hostile/stdio.mjs',
 const deepJson = [process.execPath, hostile, '--misbehave', 'deep-json'];
 const ELIDED = '"[nested deeper than 100 levels]"';
 const REFUSED =
-  'mcp: the answer nests more than 100 levels deep, past what --json prints (without --json, deeper levels show as [nested deeper than 100 levels])\n';
+  'mcp: the answer nests more than 100 levels deep, past what --json prints (without --json, deeper levels show as [nested deeper than 100 levels]) (--json depth: 100)\n';
 const bin = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 /** C0 controls but newline and tab, DEL, C1: what a terminal may act on instead of printing. */
@@ -167,10 +167,18 @@ describe('the print depth bound', () => {
   /** `levels` arrays around 1. */
   const nested = (levels: number): unknown => JSON.parse(`${'['.repeat(levels)}1${']'.repeat(levels)}`);
 
-  it('--json prints data 100 levels deep unchanged, and refuses 101 with OutputError', () => {
+  it('--json prints data 100 levels deep unchanged, and refuses 101 with a LimitError naming the bound', () => {
     expect(JSON.parse(toJson(nested(100)))).toEqual(nested(100));
-    expect(() => toJson(nested(101))).toThrow(OutputError);
-    expect(() => toJson({ a: nested(100) })).toThrow(OutputError);
+    expect(() => toJson(nested(101))).toThrow(LimitError);
+    expect(() => toJson({ a: nested(100) })).toThrow(LimitError);
+    const refusal = (() => {
+      try {
+        toJson(nested(101));
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refusal).toMatchObject({ limit: '--json depth', value: 100 });
   });
 
   it('the terminal view keeps 100 levels and replaces the 101st, without a stack overflow at 100,000', () => {

@@ -101,10 +101,13 @@ describe('loopbackAuthorize', () => {
     await expect(loopback.authorize(new URL('https://as.example/authorize?state=s'))).rejects.toThrow(/timed out/);
   });
 
-  it('gives up after the timeout, and refuses non-web authorization URLs without opening anything', async () => {
+  it('gives up after the timeout with a TimeoutError naming timeoutMs, and refuses non-web authorization URLs without opening anything', async () => {
     let opened = 0;
     const loopback = await loopbackAuthorize({ timeoutMs: 50, openBrowser: () => void opened++ });
-    await expect(loopback.authorize(new URL('https://as.example/authorize'))).rejects.toThrow(/timed out/);
+    await expect(loopback.authorize(new URL('https://as.example/authorize'))).rejects.toMatchObject({
+      name: 'TimeoutError',
+      message: expect.stringMatching(/as\.example: timed out after 50 ms \(timeoutMs\)/),
+    });
     await expect(loopback.authorize(new URL('javascript:alert(1)'))).rejects.toThrow(/https is required/);
     await expect(loopback.authorize(new URL('http://as.example/authorize'))).rejects.toThrow(/https is required/);
     expect(opened).toBe(1);

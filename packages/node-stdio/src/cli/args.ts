@@ -100,7 +100,7 @@ function parseOurs(argv: readonly string[]) {
   } catch (error) {
     // Node's messages run on with advice about `--`; the first sentence is the useful part.
     const message = error instanceof Error ? (error.message.split(/\.\s/)[0] ?? error.message) : String(error);
-    throw new UsageError(message.charAt(0).toLowerCase() + message.slice(1));
+    throw new UsageError(message.charAt(0).toLowerCase() + message.slice(1), { cause: error });
   }
 }
 
@@ -162,7 +162,9 @@ function jsonObject(text: string | undefined): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`arguments are not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(`arguments are not valid JSON: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new UsageError(`arguments must be a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}`);

@@ -33,8 +33,7 @@ function messageOf(error: unknown): string {
   const { name } = error;
   const message = oneLine(error.message.replace(/^mcp:\s*/, '').replace(/^mcp server /, 'server '));
   if (error instanceof ClientClosedError && error.cause instanceof Error) return messageOf(error.cause);
-  if (error instanceof McpError || name === 'OutputError' || name === 'TimeoutError' || name === 'AbortError')
-    return message;
+  if (error instanceof McpError || name === 'TimeoutError' || name === 'AbortError') return message;
   return `${name}: ${message}`;
 }
 

@@ -121,7 +121,7 @@ export function hexPreview(data: Uint8Array, max = 32): string {
 /**
  * Pretty JSON for `--json` and structured content. Decoded bytes go back to
  * base64, as they were on the wire; control characters are `\u` escapes.
- * Data nested past MAX_PRINT_DEPTH is refused with OutputError before
+ * Data nested past MAX_PRINT_DEPTH is refused with a LimitError before
  * `JSON.stringify`, whose recursion it would overflow.
  */
 export function toJson(value: unknown): string {

@@ -1,3 +1,5 @@
+import { LimitError } from '@mcp/core';
+
 /**
  * How deep `mcp` lays out a server's data. A server may send JSON nested
  * 100,000 levels deep, which the client delivers intact; walking it
@@ -5,17 +7,15 @@
  * overflow the stack, and printed with indentation it would be gigabytes of
  * spaces. So output stops at this depth: the terminal view shows
  * {@link ELIDED} in place of anything deeper, and `--json`, which promises
- * the data unchanged, refuses with {@link OutputError}.
+ * the data unchanged, refuses with a `LimitError` (limit {@link PRINT_DEPTH_LIMIT}).
  */
 export const MAX_PRINT_DEPTH = 100;
 
+/** How a `LimitError` names this bound: no option sets it, so it is named for what it bounds. */
+export const PRINT_DEPTH_LIMIT = '--json depth';
+
 /** What the terminal view shows in place of an array or object nested past {@link MAX_PRINT_DEPTH}. */
 export const ELIDED = `[nested deeper than ${MAX_PRINT_DEPTH} levels]`;
-
-/** The answer arrived, but cannot be printed the way the command line asked. */
-export class OutputError extends Error {
-  override name = 'OutputError';
-}
 
 /** Whether `value` is an array or object that `mcp` would descend into. */
 export function isContainer(value: unknown): value is object {
@@ -23,8 +23,9 @@ export function isContainer(value: unknown): value is object {
 }
 
 /**
- * Throws OutputError when `value` holds an array or object more than
- * {@link MAX_PRINT_DEPTH} levels down (the top counts as level 1). A loop with
+ * Throws a `LimitError` when `value` holds an array or object more than
+ * {@link MAX_PRINT_DEPTH} levels down (the top counts as level 1): the answer
+ * arrived, but cannot be printed the way the command line asked. A loop with
  * its own stack, so no depth can overflow the call stack.
  */
 export function assertPrintable(value: unknown): void {
@@ -33,7 +34,9 @@ export function assertPrintable(value: unknown): void {
     const [item, depth] = next;
     if (!isContainer(item)) continue;
     if (depth > MAX_PRINT_DEPTH) {
-      throw new OutputError(
+      throw new LimitError(
+        PRINT_DEPTH_LIMIT,
+        MAX_PRINT_DEPTH,
         `the answer nests more than ${MAX_PRINT_DEPTH} levels deep, past what --json prints (without --json, deeper levels show as ${ELIDED})`,
       );
     }
