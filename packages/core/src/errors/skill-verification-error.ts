@@ -4,7 +4,8 @@ import { McpError } from './mcp-error.js';
  * Why a skill was refused: its bytes differ from the entry's `digest` or `size`,
  * its `SKILL.md` frontmatter differs from the entry's, its `resources/read`
  * answer is not one body for the URI asked, the file is not listed in the entry,
- * the skill is `"dynamic"` (no digests to check), or it is larger than allowed.
+ * or the skill is `"dynamic"` (no digests to check). `'limit'` is no longer
+ * given: a skill larger than `loadSkill`'s `maxBytes` is a `LimitError`.
  */
 export type SkillVerificationReason = 'digest' | 'size' | 'frontmatter' | 'contents' | 'unlisted' | 'dynamic' | 'limit';
 

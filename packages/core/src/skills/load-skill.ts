@@ -1,5 +1,6 @@
 import type { Client } from '../client/client.js';
 import type { CallOptions } from '../client/options.js';
+import { LimitError } from '../errors/limit-error.js';
 import { SkillVerificationError, type SkillVerificationReason } from '../errors/skill-verification-error.js';
 import { parseSkillMarkdown } from './frontmatter.js';
 import type { SkillEntry, SkillFrontmatter, SkillResource } from './schemas.js';
@@ -30,7 +31,10 @@ export interface LoadSkillOptions extends CallOptions {
    * others are then read when needed, with {@link readSkillFile}.
    */
   readonly supportingFiles?: boolean;
-  /** Refuse a skill whose files to read add up to more bytes (default 16 MiB, SEP-2640's publication limit). */
+  /**
+   * Refuse a skill whose files to read add up to more bytes, with a `LimitError` and before reading any
+   * (default 16 MiB, SEP-2640's publication limit).
+   */
   readonly maxBytes?: number;
 }
 
@@ -44,7 +48,8 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * its YAML frontmatter and compares it field by field with the entry's; only
  * then reads the supporting files, each checked the same way. Any mismatch
  * throws `SkillVerificationError` and nothing read is returned: unverified
- * content is never used. `"dynamic"` skills carry no digests and are refused.
+ * content is never used. `"dynamic"` skills carry no digests and are refused;
+ * a skill listed at more than `maxBytes` is refused with a `LimitError`.
  */
 export async function loadSkill(
   client: Client,
@@ -58,10 +63,7 @@ export async function loadSkill(
   const toRead = supportingFiles ? [manifest, ...resources.filter((resource) => resource !== manifest)] : [manifest];
   const total = toRead.reduce((sum, resource) => sum + resource.size, 0);
   if (total > maxBytes) {
-    throw failure(entry, entry.uri, 'limit', `${total} bytes listed, more than the ${maxBytes} allowed`, {
-      expected: maxBytes,
-      actual: total,
-    });
+    throw new LimitError('maxBytes', maxBytes, `skill ${entry.uri}: its files to read are listed at ${total} bytes`);
   }
 
   const skillMd = await readSkillFile(client, entry, entry.uri, call);
