@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { ErrorCode } from '@mcp/core';
 import { describe, expect, it } from 'vitest';
 import { styleFor } from '../src/cli/format.js';
 import { run } from '../src/cli/run.js';
@@ -112,7 +113,7 @@ describe('mcp call', () => {
   it('reports an unknown tool as the JSON-RPC error the server sent', async () => {
     const { code, stderr } = await mcp(['call', 'no-such-tool']);
     expect(code).toBe(1);
-    expect(stderr).toMatch(/^mcp: tools\/call: .*no-such-tool.* \(-32602\)\n$/);
+    expect(stderr).toMatch(new RegExp(`^mcp: tools/call: .*no-such-tool.* \\(${ErrorCode.InvalidParams}\\)\n$`));
   });
 
   it('gives up after --timeout milliseconds with one line naming the method', async () => {

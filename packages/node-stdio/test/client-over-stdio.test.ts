@@ -2,9 +2,11 @@ import {
   CapabilityError,
   type Client,
   ClientClosedError,
+  ErrorCode,
   McpError,
   mcpTools,
   ProtocolError,
+  ResourceNotFoundError,
   RpcError,
   ToolError,
   TransportError,
@@ -108,10 +110,14 @@ describe('a connected client (shared server)', () => {
     expect(text.contents[0]).toMatchObject({ uri: 'test://static/text/2', text: 'Resource 2' });
   });
 
-  it('turns a server error into an RpcError with its code', async () => {
+  it('turns a server error into an RpcError with its code; a missing resource is a ResourceNotFoundError caused by it', async () => {
     const error = await shared.client.readResource('test://nowhere').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(RpcError);
-    expect((error as RpcError).code).toBe(-32002);
+    expect(error).toBeInstanceOf(ResourceNotFoundError);
+    expect(error).toMatchObject({ code: ErrorCode.ResourceNotFound, uri: 'test://nowhere' });
+    const cause = (error as Error).cause;
+    expect(cause).toBeInstanceOf(RpcError);
+    expect(cause).not.toBeInstanceOf(ResourceNotFoundError);
+    expect(cause).toMatchObject({ code: ErrorCode.ResourceNotFound, rpcMessage: (error as RpcError).rpcMessage });
   });
 
   it('flattens prompt parts and decodes their binary data', async () => {
@@ -167,7 +173,7 @@ describe('capability gating', () => {
 });
 
 describe('server requests', () => {
-  it('answers sampling with the handler, and -32601 without one', async () => {
+  it('answers sampling with the handler, and MethodNotFound (-32601) without one', async () => {
     const withHandler = connectTo([], {
       sampling: async (request) => ({
         role: 'assistant',
@@ -182,7 +188,7 @@ describe('server requests', () => {
     await without.client.connect();
     const refused = await without.client.callTool('sample', { prompt: 'hi' });
     expect(refused.isError).toBe(true);
-    expect(refused.text).toContain('-32601');
+    expect(refused.text).toContain(String(ErrorCode.MethodNotFound));
   });
 
   it('answers elicitation with the handler, and declines without one', async () => {

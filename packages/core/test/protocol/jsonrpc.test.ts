@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import {
+  ErrorCode,
   isJsonRpcErrorResponse,
   isJsonRpcNotification,
   isJsonRpcRequest,
@@ -79,14 +80,14 @@ describe('error responses without a usable id', () => {
   it('accepts an error with no id (2025-11-25+)', () => {
     const error = parses(JsonRpcErrorResponseSchema, {
       jsonrpc: '2.0',
-      error: { code: -32700, message: 'Parse error' },
+      error: { code: ErrorCode.ParseError, message: 'Parse error' },
     });
     expect('id' in error).toBe(false);
   });
 
   it('reads the JSON-RPC null id of a parse error as "no id"', () => {
     const error = parses(JsonRpcMessageSchema, fixture('error-parse-null-id'));
-    expect(error).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } });
+    expect(error).toEqual({ jsonrpc: '2.0', error: { code: ErrorCode.ParseError, message: 'Parse error' } });
   });
 });
 

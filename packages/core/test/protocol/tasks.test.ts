@@ -3,6 +3,7 @@ import {
   CreateTaskExtensionResultSchema,
   CreateTaskResultSchema,
   DetailedTaskSchema,
+  ErrorCode,
   GetTaskResultSchema,
   resultResponseSchema,
 } from '../../src/protocol/index.js';
@@ -51,8 +52,9 @@ describe('tasks extension (2026-07-28)', () => {
       inputRequests: { r: { method: 'roots/list' } },
     });
     expect(waiting.inputRequests).toEqual({ r: { method: 'roots/list' } });
-    const failed = parses(DetailedTaskSchema, { ...base, status: 'failed', error: { code: -32603, message: 'boom' } });
-    expect(failed.error?.code).toBe(-32603);
+    const error = { code: ErrorCode.InternalError, message: 'boom' };
+    const failed = parses(DetailedTaskSchema, { ...base, status: 'failed', error });
+    expect(failed.error?.code).toBe(ErrorCode.InternalError);
     expect(rejectedAt(DetailedTaskSchema, { ...base, status: 'failed', error: { code: 'x', message: 'm' } })).toEqual([
       'error.code',
     ]);
