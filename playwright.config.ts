@@ -41,7 +41,7 @@ export default defineConfig({
   webServer: [
     {
       command: `node scripts/static-server.mjs ${port}`,
-      url: `http://127.0.0.1:${port}/e2e/core-bundle.html`,
+      url: `http://127.0.0.1:${port}/runtimes/browser/scenarios.html`,
       reuseExistingServer: false,
       timeout: 15_000,
     },

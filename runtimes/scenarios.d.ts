@@ -17,7 +17,7 @@ export interface Assert {
   rejects(promise: Promise<unknown>, message: string): Promise<unknown>;
 }
 
-/** One end-to-end scenario: makes its own Client, runs, closes it; throws when something is wrong. */
+/** One end-to-end scenario: makes its own Client (with an eraCache of its own), runs, closes it; throws when something is wrong. */
 export type Scenario = (core: Core, urls: ServerUrls, assert: Assert) => Promise<void>;
 
 export interface NamedScenario {
@@ -28,6 +28,9 @@ export interface NamedScenario {
   readonly run: Scenario;
 }
 
+export declare const publicExports: Scenario;
+export declare const memoryPair: Scenario;
+export declare const scriptedServerRoundTrip: Scenario;
 export declare const connectAndListTools: Scenario;
 export declare const callWithProgress: Scenario;
 export declare const serverRequestAnsweredByHandler: Scenario;

@@ -1,13 +1,17 @@
 /* @ts-self-types="./scenarios.d.ts" */
 /**
- * The end-to-end scenarios every runtime runs against the HTTP test servers
- * (test-servers/README.md): Node, Chromium, workerd, Deno and Bun. Plain ESM
- * with no imports beyond its siblings, so a page, a worker and every runtime
- * load this same file. Each scenario is `async (core, urls, assert) => void`:
- * `core` is the runtime's own import of @mcp/core (the bundle or the package),
- * `urls` the servers' base URLs `{ modes, faults }`, and `assert` the helper of
- * assert.js. Each one makes its own Client and closes it.
+ * The end-to-end scenarios every runtime runs (Node, Chromium, workerd, Deno and
+ * Bun): first the built output on its own (exports, a MemoryTransport pair, a
+ * Client against the scripted server), then against the HTTP test servers
+ * (test-servers/README.md). Plain ESM whose only imports are its siblings and
+ * the scripted server of the unit tests (itself plain ESM), so a page, a worker
+ * and every runtime load this same file. Each scenario is
+ * `async (core, urls, assert) => void`: `core` is the runtime's own import of
+ * @mcp/core (the bundle or the package), `urls` the servers' base URLs
+ * `{ modes, faults }`, and `assert` the helper of assert.js. Each one makes its
+ * own Client and closes it.
  */
+import { ScriptedServer } from '../packages/core/test/client/scripted-server.js';
 import { createFaultScenario, onFirstToolCall, readFaultStats } from './faults.js';
 
 /** The reference server's tools in list order: 11, so 3 pages at its page size of 5. */
@@ -25,13 +29,81 @@ const TOOL_NAMES = [
   'add-tool',
 ];
 
+// ---------------------------------------------------------------------------
+// The build on its own: it loads, and a Client works over a MemoryTransport
+// pair, before any network is involved.
+
+/** Names every program imports: a build that lacks one is broken, whatever else works. */
+const PUBLIC_CLASSES = ['Client', 'MemoryTransport', 'StreamableHttpTransport', 'McpError'];
+
+/** The build loads in the runtime and exports the public API. */
+export async function publicExports(core, _urls, assert) {
+  for (const name of PUBLIC_CLASSES) assert.equal(typeof core[name], 'function', `core.${name}`);
+}
+
+/** A MemoryTransport pair carries a message from one end to the other, and closing one end ends the other's stream. */
+export async function memoryPair(core, _urls, assert) {
+  const [left, right] = core.MemoryTransport.createPair();
+  const received = [];
+  const reading = (async () => {
+    for await (const event of right.messages()) received.push(event.message);
+  })();
+  await left.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+  await left.close();
+  await reading;
+  assert.deepEqual(received, [{ jsonrpc: '2.0', id: 1, method: 'ping' }], 'what arrived');
+}
+
+const ECHO_TOOL = {
+  name: 'echo',
+  description: 'Returns its text argument.',
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+};
+
+/** A Client connects to the scripted server, lists its tools, calls one and closes, sending nothing unplanned. */
+export async function scriptedServerRoundTrip(core, _urls, assert) {
+  const [clientEnd, serverEnd] = core.MemoryTransport.createPair();
+  const server = new ScriptedServer(serverEnd);
+  const client = new core.Client(clientEnd, { clientInfo: { name: 'runtime-scenarios', version: '1.0.0' } });
+  try {
+    const serverInfo = { name: 'scripted-server', version: '1.0.0' };
+    await Promise.all([client.connect(), server.handshake({ capabilities: { tools: {} }, serverInfo })]);
+    assert.equal(client.protocolVersion, '2025-11-25', 'negotiated protocol version');
+    assert.equal(client.serverInfo?.name, 'scripted-server', 'server name');
+    const [tools] = await Promise.all([client.listTools(), server.answer('tools/list', { tools: [ECHO_TOOL] })]);
+    assert.deepEqual(
+      tools.map((tool) => tool.name),
+      ['echo'],
+      'tools',
+    );
+    const answer = { content: [{ type: 'text', text: 'echo: hello' }], isError: false };
+    const [result, call] = await Promise.all([
+      client.callTool('echo', { text: 'hello' }),
+      server.answer('tools/call', answer),
+    ]);
+    assert.equal(call.params?.name, 'echo', 'the tool called');
+    assert.deepEqual(call.params?.arguments, { text: 'hello' }, 'its arguments');
+    assert.equal(result.text, 'echo: hello', 'result text');
+    assert.equal(result.isError, false, 'isError');
+  } finally {
+    await client.close();
+  }
+  await server.expectEnd();
+  server.verify();
+}
+
+// ---------------------------------------------------------------------------
+// Against the HTTP test servers.
+
 /**
- * Connects a Client over Streamable HTTP to `url`, runs `body`, and always
- * closes it. Errors the client reports outside any call (`onError`) while in
- * use fail the scenario: none of these scenarios should produce one. Reports
- * made once `close()` has begun are not counted here: a notification still in
- * flight then (e.g. the `notifications/cancelled` of abortCall) is reported as
- * a ClientClosedError, a close-path matter for the client's own tests.
+ * Connects a fresh Client over Streamable HTTP to `url`, runs `body`, and always
+ * closes it. Fresh means an `eraCache` of its own unless the scenario passes one,
+ * so no scenario depends on the era verdicts of those that ran before it. Errors
+ * the client reports outside any call (`onError`) while in use fail the
+ * scenario: none of these scenarios should produce one. Reports made once
+ * `close()` has begun are not counted here: a notification still in flight then
+ * (e.g. the `notifications/cancelled` of abortCall) is reported as a
+ * ClientClosedError, a close-path matter for the client's own tests.
  */
 async function withClient(core, url, { client: clientOptions = {}, transport: transportOptions = {} }, body) {
   const stray = [];
@@ -40,7 +112,7 @@ async function withClient(core, url, { client: clientOptions = {}, transport: tr
     if (!closing) stray.push(error);
   };
   const transport = new core.StreamableHttpTransport(url, transportOptions);
-  const client = new core.Client(transport, { ...clientOptions, onError });
+  const client = new core.Client(transport, { eraCache: new Map(), ...clientOptions, onError });
   try {
     await client.connect();
     await body(client, transport);
@@ -222,9 +294,12 @@ export async function legacySseFallback(core, urls, assert) {
 const MODERN = '2026-07-28';
 const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 
-/** A `/v2` URL with a hub of its own: its tools, counts and listen streams are this scenario's only. */
-function freshHub(urls, name) {
-  return `${urls.modes}/v2?hub=${name}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+/**
+ * The `/v2` URL of the hub `name`: its tools, counts and listen streams are one
+ * scenario's only (the servers start afresh for every run of the scenarios).
+ */
+function hubUrl(urls, name) {
+  return `${urls.modes}/v2?hub=${name}`;
 }
 
 /** A `fetch` that records what the transport sent (method, headers, JSON-RPC message) and the status. */
@@ -298,7 +373,7 @@ export async function modernStateless(core, urls, assert) {
   const recorder = recordingFetch();
   await withClient(
     core,
-    freshHub(urls, 'stateless'),
+    hubUrl(urls, 'stateless'),
     { transport: { fetch: recorder.fetch } },
     async (client, transport) => {
       assert.equal(client.era, 'modern', 'era');
@@ -340,7 +415,7 @@ export async function modernSameHandlers(core, urls, assert) {
   const targets = [
     [`${urls.modes}/stateful`, 'legacy'],
     [`${urls.modes}/legacy-sse`, 'legacy'],
-    [freshHub(urls, 'same'), 'modern'],
+    [hubUrl(urls, 'same'), 'modern'],
   ];
   for (const [url, era] of targets) {
     const { asked, options } = recordingHandlers();
@@ -368,7 +443,7 @@ export async function modernSameHandlers(core, urls, assert) {
 
 /** MRTR of every shape: several inputs in one round, several rounds with requestState, state only, prompts/get, resources/read, and the round limit. */
 export async function mrtrShapes(core, urls, assert) {
-  const url = freshHub(urls, 'mrtr');
+  const url = hubUrl(urls, 'mrtr');
   const recorder = recordingFetch();
   const { asked, options } = recordingHandlers();
   await withClient(core, url, { client: options, transport: { fetch: recorder.fetch } }, async (client) => {
@@ -406,27 +481,20 @@ export async function xMcpHeaders(core, urls, assert) {
   const warnings = [];
   const recorder = recordingFetch();
   const client = { onWarning: (message) => warnings.push(message) };
-  await withClient(
-    core,
-    freshHub(urls, 'headers'),
-    { client, transport: { fetch: recorder.fetch } },
-    async (client) => {
-      const result = await client.callTool('header-echo', { region: 'Zürich', count: 42, dryRun: false });
-      const echo = JSON.parse(result.text);
-      assert.deepEqual(
-        echo.decoded,
-        { 'mcp-param-region': 'Zürich', 'mcp-param-count': '42', 'mcp-param-dry-run': 'false' },
-        'Mcp-Param-* headers the server received',
-      );
-      const statuses = recorder.calls
-        .filter((call) => call.message?.method === 'tools/call')
-        .map((call) => call.status);
-      assert.deepEqual(statuses, [400, 200], 'refused once (-32020), then retried after tools/list');
-      assert.ok(recorder.count('tools/list') > 0, 'the tools were listed again');
-      const absent = JSON.parse((await client.callTool('header-echo', { region: 'eu' })).text);
-      assert.deepEqual(Object.keys(absent.decoded), ['mcp-param-region'], 'no header for absent arguments');
-    },
-  );
+  await withClient(core, hubUrl(urls, 'headers'), { client, transport: { fetch: recorder.fetch } }, async (client) => {
+    const result = await client.callTool('header-echo', { region: 'Zürich', count: 42, dryRun: false });
+    const echo = JSON.parse(result.text);
+    assert.deepEqual(
+      echo.decoded,
+      { 'mcp-param-region': 'Zürich', 'mcp-param-count': '42', 'mcp-param-dry-run': 'false' },
+      'Mcp-Param-* headers the server received',
+    );
+    const statuses = recorder.calls.filter((call) => call.message?.method === 'tools/call').map((call) => call.status);
+    assert.deepEqual(statuses, [400, 200], 'refused once (-32020), then retried after tools/list');
+    assert.ok(recorder.count('tools/list') > 0, 'the tools were listed again');
+    const absent = JSON.parse((await client.callTool('header-echo', { region: 'eu' })).text);
+    assert.deepEqual(Object.keys(absent.decoded), ['mcp-param-region'], 'no header for absent arguments');
+  });
   const dropped = ['bad-header-number', 'bad-header-dup', 'bad-header-nested', 'bad-header-token'];
   for (const tool of dropped) {
     assert.ok(
@@ -439,7 +507,7 @@ export async function xMcpHeaders(core, urls, assert) {
 /** listen() on 2026-07-28: acknowledged filter, tools/list_changed and resources/updated caused by other requests, close ends it. */
 export async function modernListen(core, urls, assert) {
   const uri = 'test://static/text/1';
-  await withClient(core, freshHub(urls, 'listen'), {}, async (client) => {
+  await withClient(core, hubUrl(urls, 'listen'), {}, async (client) => {
     const subscription = await client.listen({ toolsListChanged: true, resources: [uri] });
     const granted = await subscription.acknowledged;
     assert.deepEqual(granted, { toolsListChanged: true, resources: [uri] }, 'acknowledged filter');
@@ -458,7 +526,7 @@ export async function modernListen(core, urls, assert) {
 /** TTL caching: a second listTools within ttlMs sends nothing, cache:false forces one, tools/list_changed invalidates; legacy never caches. */
 export async function ttlCache(core, urls, assert) {
   const recorder = recordingFetch();
-  await withClient(core, freshHub(urls, 'cache'), { transport: { fetch: recorder.fetch } }, async (client) => {
+  await withClient(core, hubUrl(urls, 'cache'), { transport: { fetch: recorder.fetch } }, async (client) => {
     const subscription = await client.listen({ toolsListChanged: true });
     await subscription.acknowledged;
     await client.listTools();
@@ -484,7 +552,7 @@ export async function ttlCache(core, urls, assert) {
 /** Aborting a 2026-07-28 call over HTTP closes its stream and sends no notifications/cancelled. */
 export async function modernAbort(core, urls, assert) {
   const recorder = recordingFetch();
-  await withClient(core, freshHub(urls, 'abort'), { transport: { fetch: recorder.fetch } }, async (client) => {
+  await withClient(core, hubUrl(urls, 'abort'), { transport: { fetch: recorder.fetch } }, async (client) => {
     await abortAtFirstProgress(client, assert);
     const counts = JSON.parse((await client.callTool('request-counts')).text);
     assert.equal(counts['notifications/cancelled'], undefined, 'the server got no notifications/cancelled');
@@ -494,7 +562,7 @@ export async function modernAbort(core, urls, assert) {
 
 /** Errors: a missing resource is a ResourceNotFoundError; -32022 to the probe is an UnsupportedVersionError with the supported list. */
 export async function modernErrors(core, urls, assert) {
-  await withClient(core, freshHub(urls, 'errors'), {}, async (client) => {
+  await withClient(core, hubUrl(urls, 'errors'), {}, async (client) => {
     const error = await assert.rejects(client.readResource('test://static/text/99'), 'missing resource');
     assert.ok(error instanceof core.ResourceNotFoundError, `a ResourceNotFoundError: ${error?.name}`);
     assert.equal(error.uri, 'test://static/text/99', 'its uri');
@@ -507,7 +575,7 @@ export async function modernErrors(core, urls, assert) {
   const fault = await createFaultScenario(urls.faults, {
     rules: [{ match: { method: 'server/discover' }, action: { type: 'status', status: 400, body } }],
   });
-  const client = new core.Client(new core.StreamableHttpTransport(fault.mcp));
+  const client = new core.Client(new core.StreamableHttpTransport(fault.mcp), { eraCache: new Map() });
   const error = await assert.rejects(client.connect(), 'connect to a server that speaks no version of ours');
   assert.ok(error instanceof core.UnsupportedVersionError, `an UnsupportedVersionError: ${error?.name}`);
   assert.deepEqual(error.supported, ['2027-01-01'], 'the versions the server supports');
@@ -515,24 +583,43 @@ export async function modernErrors(core, urls, assert) {
   assert.equal(stats.methods.initialize, undefined, 'no fallback to initialize');
 }
 
-/** The era verdict is cached per URL: a second client on a legacy server skips the server/discover probe. */
+/**
+ * The era verdict lives in the `eraCache` a client is given: a second client
+ * with the same cache skips the server/discover probe; one with a cache of its
+ * own probes again (no hidden global state).
+ */
 export async function eraVerdictCached(core, urls, assert) {
-  const url = `${urls.modes}/stateful?verdict=${Date.now()}-${Math.random().toString(36).slice(2)}`;
-  const first = recordingFetch();
-  await withClient(core, url, { transport: { fetch: first.fetch } }, async (client) => {
-    assert.equal(client.era, 'legacy', 'era');
-  });
-  assert.deepEqual(first.methods().slice(0, 2), ['server/discover', 'initialize'], 'the first client probes');
-  const second = recordingFetch();
-  await withClient(core, url, { transport: { fetch: second.fetch } }, async (client) => {
-    assert.equal(client.era, 'legacy', 'era');
-  });
-  assert.equal(second.methods()[0], 'initialize', 'the second client goes straight to initialize');
-  assert.ok(!second.methods().includes('server/discover'), 'no probe');
+  const url = `${urls.modes}/stateful`;
+  const eraCache = new Map();
+  const connectWith = async (client) => {
+    const recorder = recordingFetch();
+    await withClient(core, url, { client, transport: { fetch: recorder.fetch } }, async (connected) => {
+      assert.equal(connected.era, 'legacy', 'era');
+    });
+    return recorder.methods();
+  };
+  assert.deepEqual(
+    (await connectWith({ eraCache })).slice(0, 2),
+    ['server/discover', 'initialize'],
+    'the first probes',
+  );
+  assert.deepEqual([...eraCache.values()], ['legacy'], 'the verdict, in the cache the client was given');
+  const second = await connectWith({ eraCache });
+  assert.equal(second[0], 'initialize', 'the second client, same cache, goes straight to initialize');
+  assert.ok(!second.includes('server/discover'), 'no probe with the same cache');
+  const other = await connectWith({ eraCache: new Map() });
+  assert.deepEqual(other.slice(0, 2), ['server/discover', 'initialize'], 'a client with a cache of its own probes');
 }
 
 /** Every scenario, in the order the runtimes run them; `name` is the function's name. */
 export const scenarios = [
+  { name: 'publicExports', title: 'the build loads and exports the public API', run: publicExports },
+  { name: 'memoryPair', title: 'a MemoryTransport pair carries a message', run: memoryPair },
+  {
+    name: 'scriptedServerRoundTrip',
+    title: 'a Client connects, lists tools and calls one against the scripted server',
+    run: scriptedServerRoundTrip,
+  },
   { name: 'connectAndListTools', title: 'connects and lists 11 tools across pages', run: connectAndListTools },
   { name: 'callWithProgress', title: 'a call reports every progress step', run: callWithProgress },
   {
@@ -554,5 +641,9 @@ export const scenarios = [
   { name: 'ttlCache', title: '2026-07-28: TTL caching avoids a second request', run: ttlCache },
   { name: 'modernAbort', title: '2026-07-28: abort closes the stream, no cancelled', run: modernAbort },
   { name: 'modernErrors', title: '2026-07-28: ResourceNotFoundError and -32022', run: modernErrors },
-  { name: 'eraVerdictCached', title: 'the era verdict is cached per URL', run: eraVerdictCached },
+  {
+    name: 'eraVerdictCached',
+    title: 'the era verdict is kept in the eraCache the client is given',
+    run: eraVerdictCached,
+  },
 ];

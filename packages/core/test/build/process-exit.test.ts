@@ -3,27 +3,23 @@ import { describe, expect, it } from 'vitest';
 import { repoPath, requireBuilt } from './built-files.js';
 
 /**
- * A Node program that makes one call over an in-process server and then just
- * ends, without closing the client: nothing is pending, so nothing may hold the
- * process open (the calls' shared deadline timer included).
+ * A Node program that makes one call to the scripted server over a memory pair
+ * and then just ends, without closing the client: nothing is pending, so
+ * nothing may hold the process open (the calls' shared deadline timer included).
  */
 const PROGRAM = `
 import { Client, MemoryTransport } from ${JSON.stringify(repoPath('packages/core/dist/node/index.js'))};
+import { ScriptedServer } from ${JSON.stringify(repoPath('packages/core/test/client/scripted-server.js'))};
 const [clientEnd, serverEnd] = MemoryTransport.createPair();
-(async () => {
-  for await (const event of serverEnd.messages()) {
-    const message = event.message;
-    if (message.id === undefined) continue;
-    const result =
-      message.method === 'initialize'
-        ? { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } }
-        : { content: [{ type: 'text', text: 'done' }] };
-    await serverEnd.send({ jsonrpc: '2.0', id: message.id, result });
-  }
-})();
+const server = new ScriptedServer(serverEnd);
 const client = new Client(clientEnd, { protocolVersion: '2025-11-25', requestTimeout: 60_000 });
-await client.connect();
-console.log((await client.callTool('echo', {})).text);
+await Promise.all([client.connect(), server.handshake({ capabilities: { tools: {} } })]);
+const [result] = await Promise.all([
+  client.callTool('echo', {}),
+  server.answer('tools/call', { content: [{ type: 'text', text: 'done' }] }),
+]);
+server.verify();
+console.log(result.text);
 `;
 
 describe('a finished client holds no process open', () => {
