@@ -1,7 +1,7 @@
 /**
- * Shared pieces of the 2026-07-28 client tests: unique `/v2` hubs, stdio
- * reference servers with a tap on what the client wrote, and one set of
- * handlers every era must answer the same way.
+ * Shared pieces of the 2026-07-28 client tests: a `/v2` hub per test (server
+ * state of its own), stdio reference servers with a tap on what the client
+ * wrote, and one set of handlers every era must answer the same way.
  */
 import { fileURLToPath } from 'node:url';
 import { StdioTransport } from '@mcp/node-stdio';
@@ -68,7 +68,12 @@ export interface StdioConnection {
   readonly notifications: { readonly method: string; readonly params: unknown }[];
 }
 
-/** Spawns `test-servers/stdio.mjs --sdk <sdk>` per test and closes every client after it. */
+/**
+ * Spawns `test-servers/stdio.mjs --sdk <sdk>` per test and closes every client
+ * after it. Each client is a fresh one: an `eraCache` of its own unless the test
+ * passes one, since every spawn of the same command line has the same
+ * `serverKey` and would otherwise reuse the verdict of an earlier test.
+ */
 export function useStdio(): (sdk: 'v1' | 'v2', options?: ClientOptions, connect?: boolean) => Promise<StdioConnection> {
   const open: Client[] = [];
   afterEach(async () => {
@@ -87,6 +92,7 @@ export function useStdio(): (sdk: 'v1' | 'v2', options?: ClientOptions, connect?
     const notifications: { method: string; params: unknown }[] = [];
     const client = new Client(tap, {
       requestTimeout: 5000,
+      eraCache: new Map(),
       ...options,
       onNotification: (method, params) => {
         notifications.push({ method, params });
