@@ -3,8 +3,9 @@
  * The end-to-end scenarios every runtime runs (Node, Chromium, workerd, Deno and
  * Bun): first the built output on its own (exports, a MemoryTransport pair, a
  * Client against the scripted server), then against the HTTP test servers
- * (test-servers/README.md). Plain ESM whose only imports are its siblings and
- * the scripted server of the unit tests (itself plain ESM), so a page, a worker
+ * (test-servers/README.md). Plain ESM that imports only plain ESM with no
+ * imports of its own (its siblings, the unit tests' scripted server and
+ * recording handlers, the reference servers' tool list), so a page, a worker
  * and every runtime load this same file. Each scenario is
  * `async (core, urls, assert) => void`: `core` is the runtime's own import of
  * @mcp/core (the bundle or the package), `urls` the servers' base URLs
@@ -12,22 +13,9 @@
  * own Client and closes it.
  */
 import { ScriptedServer } from '../packages/core/test/client/scripted-server.js';
+import { ROOTS, recordingHandlers } from '../packages/core/test/modern/recording-handlers.js';
+import { REFERENCE_TOOL_NAMES, toBase64 } from '../test-servers/reference/fixtures.mjs';
 import { createFaultScenario, onFirstToolCall, readFaultStats } from './faults.js';
-
-/** The reference server's tools in list order: 11, so 3 pages at its page size of 5. */
-const TOOL_NAMES = [
-  'echo',
-  'add',
-  'mixed-content',
-  'fail',
-  'slow',
-  'sample',
-  'elicit',
-  'list-roots',
-  'log',
-  'touch-resource',
-  'add-tool',
-];
 
 // ---------------------------------------------------------------------------
 // The build on its own: it loads, and a Client works over a MemoryTransport
@@ -144,7 +132,7 @@ export async function connectAndListTools(core, urls, assert) {
     const tools = await client.listTools();
     assert.deepEqual(
       tools.map((tool) => tool.name),
-      TOOL_NAMES,
+      REFERENCE_TOOL_NAMES,
       'every tool, in order',
     );
   });
@@ -272,7 +260,7 @@ export async function statelessJson(core, urls, assert) {
     const result = await client.callTool('add', { a: 2, b: 3 });
     assert.equal(result.text, '5', 'result text');
     assert.deepEqual(result.structuredContent, { sum: 5 }, 'structured content');
-    assert.equal((await client.listTools()).length, TOOL_NAMES.length, 'tools across pages');
+    assert.equal((await client.listTools()).length, REFERENCE_TOOL_NAMES.length, 'tools across pages');
   });
 }
 
@@ -283,7 +271,7 @@ export async function legacySseFallback(core, urls, assert) {
     assert.ok(core.SUPPORTED_PROTOCOL_VERSIONS.includes(client.protocolVersion), 'a supported version');
     const result = await client.callTool('echo', { text: 'over legacy SSE' });
     assert.equal(result.text, 'over legacy SSE', 'result text');
-    assert.equal((await client.listTools()).length, TOOL_NAMES.length, 'tools across pages');
+    assert.equal((await client.listTools()).length, REFERENCE_TOOL_NAMES.length, 'tools across pages');
   });
 }
 
@@ -325,34 +313,7 @@ function recordingFetch() {
 
 /** `=?base64?…?=` of the UTF-8 bytes, as 2026-07-28 encodes header values that cannot go plain. */
 function base64Sentinel(text) {
-  let binary = '';
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
-  return `=?base64?${btoa(binary)}?=`;
-}
-
-/** Handlers that answer sampling, elicitation and roots, recording what they were asked. */
-function recordingHandlers() {
-  const asked = { sampling: [], elicitation: [], roots: 0 };
-  const options = {
-    sampling: (request) => {
-      asked.sampling.push(request);
-      return {
-        role: 'assistant',
-        content: { type: 'text', text: `sampled: ${request.messages[0]?.content?.text}` },
-        model: 'test-model',
-      };
-    },
-    elicitation: (request) => {
-      asked.elicitation.push(request);
-      const key = request.message.startsWith('Answer') ? 'answer' : 'name';
-      return { action: 'accept', content: { [key]: `Ada ${asked.elicitation.length}` } };
-    },
-    roots: () => {
-      asked.roots++;
-      return [{ uri: 'file:///workspace', name: 'workspace' }];
-    },
-  };
-  return { asked, options };
+  return `=?base64?${toBase64(new TextEncoder().encode(text))}?=`;
 }
 
 /** The next event of a subscription, or a failure after `ms`. */
@@ -427,11 +388,7 @@ export async function modernSameHandlers(core, urls, assert) {
         { action: 'accept', content: { name: 'Ada 1' } },
         `${url}: elicit`,
       );
-      assert.deepEqual(
-        JSON.parse((await client.callTool('list-roots')).text),
-        [{ uri: 'file:///workspace', name: 'workspace' }],
-        `${url}: list-roots`,
-      );
+      assert.deepEqual(JSON.parse((await client.callTool('list-roots')).text), ROOTS, `${url}: list-roots`);
       assert.deepEqual(
         [asked.sampling.length, asked.elicitation.length, asked.roots],
         [1, 1, 1],
@@ -458,11 +415,7 @@ export async function mrtrShapes(core, urls, assert) {
     assert.equal((await client.callTool('mrtr-state-only')).text, 'completed after a state-only round', 'state only');
     assert.equal((await client.getPrompt('mrtr-prompt')).messages[0]?.content[0]?.text, 'Hello, Ada 5!', 'prompt');
     const resource = await client.readResource('test://mrtr/resource');
-    assert.deepEqual(
-      JSON.parse(resource.contents[0]?.text),
-      [{ uri: 'file:///workspace', name: 'workspace' }],
-      'resource',
-    );
+    assert.deepEqual(JSON.parse(resource.contents[0]?.text), ROOTS, 'resource');
   });
   assert.equal(asked.elicitation.length, 5, 'elicitations');
   const ids = recorder.calls.map((call) => call.message?.id);

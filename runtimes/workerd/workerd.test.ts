@@ -19,8 +19,8 @@ describe('shared runtime scenarios in workerd (miniflare, packages/core/dist/cor
       modules: true,
       scriptPath: fileURLToPath(new URL('./worker.js', import.meta.url)),
       modulesRoot: repoRoot,
-      // Miniflare's default rules read *.js as CommonJS; every file here is an ES module.
-      modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }],
+      // Miniflare's default rules read *.js as CommonJS; every file the worker loads is an ES module.
+      modulesRules: [{ type: 'ESModule', include: ['**/*.js', '**/*.mjs'] }],
       compatibilityDate: '2025-09-01',
     });
   });

@@ -10,14 +10,13 @@ import {
   Client,
   type ClientOptions,
   type JsonRpcMessage,
-  type Root,
   type SendOptions,
   type Transport,
   type TransportEvent,
 } from '../../src/index.js';
-import type { CreateMessageRequestParams, ElicitRequestParams } from '../../src/protocol/index.js';
 
 export { type Connected, until, useClients, useHttpServers } from '../http/harness.js';
+export { type Asked, ROOTS, recordingHandlers } from './recording-handlers.js';
 
 const stdioScript = fileURLToPath(new URL('../../../../test-servers/stdio.mjs', import.meta.url));
 
@@ -102,44 +101,6 @@ export function useStdio(): (sdk: 'v1' | 'v2', options?: ClientOptions, connect?
     open.push(client);
     if (connect) await client.connect();
     return { client, tap, stderr, notifications };
-  };
-}
-
-export const ROOTS: readonly Root[] = [{ uri: 'file:///workspace', name: 'workspace' }];
-
-/** What the handlers of `recordingHandlers` were asked, in order. */
-export interface Asked {
-  readonly sampling: CreateMessageRequestParams[];
-  readonly elicitation: ElicitRequestParams[];
-  roots: number;
-}
-
-/**
- * One set of sampling, elicitation and roots handlers, recording what they were
- * asked: the same functions answer a legacy server's requests and a modern
- * server's input requests.
- */
-export function recordingHandlers(): { asked: Asked; options: ClientOptions } {
-  const asked: Asked = { sampling: [], elicitation: [], roots: 0 };
-  return {
-    asked,
-    options: {
-      sampling: (request) => {
-        asked.sampling.push(request);
-        const first = request.messages[0]?.content;
-        const text = first && !Array.isArray(first) && first.type === 'text' ? first.text : '?';
-        return { role: 'assistant', content: { type: 'text', text: `sampled: ${text}` }, model: 'test-model' };
-      },
-      elicitation: (request) => {
-        asked.elicitation.push(request);
-        const key = request.message.startsWith('Answer') ? 'answer' : 'name';
-        return { action: 'accept', content: { [key]: `Ada ${asked.elicitation.length}` } };
-      },
-      roots: () => {
-        asked.roots++;
-        return ROOTS;
-      },
-    },
   };
 }
 
