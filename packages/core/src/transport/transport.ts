@@ -17,7 +17,7 @@ export interface SendOptions {
  */
 export type TransportEvent =
   | { readonly type: 'message'; readonly message: unknown }
-  | { readonly type: 'error'; readonly error: Error; readonly requestId?: RequestId };
+  | { readonly type: 'error'; readonly error: Error; readonly requestId?: RequestId | undefined };
 
 /** What the Client tells a transport once a session is established (or resumed). */
 export interface SessionInfo {

@@ -85,9 +85,9 @@ describe('features loaded on demand, from the built package bundled by an app', 
       'listeners',
       'content-parsers',
       'x-mcp-header',
-      'legacy-sse-session',
-      'standalone-stream',
-      'sse-events',
+      // The transport's two: the HTTP+SSE fallback and the GET stream are in resilience/, SSE reading in event-stream/.
+      'resilience',
+      'event-stream',
     ]) {
       expect(
         outcome.loaded.some((file) => file.startsWith(`${feature}-`)),

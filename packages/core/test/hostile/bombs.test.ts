@@ -15,7 +15,7 @@ describe.each(['legacy', 'modern'] as const)('bombs (%s era)', (era) => {
     ['gzip-bomb', 'a gzip bomb as a JSON answer'],
     ['gzip-bomb-sse', 'a gzip bomb in one SSE event'],
   ])(
-    '%s: %s under a 1 MiB limit fails with a maxMessageBytes ProtocolError, memory stays bounded, and the next call works',
+    '%s: %s under a 1 MiB limit fails with a maxMessageBytes LimitError, memory stays bounded, and the next call works',
     async (fault) => {
       const { client } = await open(fault, { era });
       const { value: error, peak } = await peakGrowthDuring(() => rejection(client.callTool('hostile')));
@@ -36,7 +36,7 @@ describe.each(['legacy', 'modern'] as const)('bombs (%s era)', (era) => {
     await expectHealthy(client);
   });
 
-  it('an SSE line that never ends fails with a maxMessageBytes ProtocolError after about 1 MiB read, and the next call works', async () => {
+  it('an SSE line that never ends fails with a maxMessageBytes LimitError after about 1 MiB read, and the next call works', async () => {
     const { client, endpoint } = await open('endless-sse-line', { era });
     const { value: error, ms } = await timed(() => rejection(client.callTool('hostile')));
     expectSizeLimitError(error);
@@ -48,7 +48,7 @@ describe.each(['legacy', 'modern'] as const)('bombs (%s era)', (era) => {
     expect(endpoint.stats.bytesWritten).toBeLessThan(ENDLESS_CAP_BYTES);
   });
 
-  it('a JSON body without Content-Length that never ends fails with a maxMessageBytes ProtocolError, and the next call works', async () => {
+  it('a JSON body without Content-Length that never ends fails with a maxMessageBytes LimitError, and the next call works', async () => {
     const { client, endpoint } = await open('endless-body', { era });
     const { value: error, ms } = await timed(() => rejection(client.callTool('hostile')));
     expectSizeLimitError(error);
@@ -58,13 +58,13 @@ describe.each(['legacy', 'modern'] as const)('bombs (%s era)', (era) => {
     expect(endpoint.stats.bytesWritten).toBeLessThan(32 * MiB);
   });
 
-  it('a 4 MiB JSON answer with its Content-Length fails with a maxMessageBytes ProtocolError under a 1 MiB limit', async () => {
+  it('a 4 MiB JSON answer with its Content-Length fails with a maxMessageBytes LimitError under a 1 MiB limit', async () => {
     const { client } = await open('oversized-body', { era });
     expectSizeLimitError(await rejection(client.callTool('hostile')));
     await expectHealthy(client);
   });
 
-  it('a 4 MiB SSE event fails with a maxMessageBytes ProtocolError under a 1 MiB limit', async () => {
+  it('a 4 MiB SSE event fails with a maxMessageBytes LimitError under a 1 MiB limit', async () => {
     const { client } = await open('oversized-sse-event', { era });
     expectSizeLimitError(await rejection(client.callTool('hostile')));
     await expectHealthy(client);

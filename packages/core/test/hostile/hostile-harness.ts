@@ -12,8 +12,8 @@ import {
 import {
   Client,
   type ClientOptions,
+  LimitError,
   McpError,
-  ProtocolError,
   StreamableHttpTransport,
   type StreamableHttpTransportOptions,
 } from '../../src/index.js';
@@ -83,13 +83,13 @@ export function useHostileClients(
 }
 
 /**
- * The error a call gets when a body passes `maxMessageBytes`: a ProtocolError
+ * The error a call gets when a body passes `maxMessageBytes`: a LimitError
  * naming the limit, or, on an SSE stream that cannot go on, the
- * TransportError that ended it with that ProtocolError as its cause.
+ * TransportError that ended it with that LimitError as its cause.
  */
 export function expectSizeLimitError(error: unknown): void {
   expect(error).toBeInstanceOf(McpError);
-  const limitError = error instanceof ProtocolError ? error : (error as Error).cause;
-  expect(limitError).toBeInstanceOf(ProtocolError);
-  expect((limitError as Error).message).toMatch(/maxMessageBytes/);
+  const limitError = error instanceof LimitError ? error : (error as Error).cause;
+  expect(limitError).toBeInstanceOf(LimitError);
+  expect(limitError).toMatchObject({ limit: 'maxMessageBytes' });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError, McpError, TransportError } from '../../src/index.js';
+import { HttpError, LimitError, McpError } from '../../src/index.js';
 import { expectHealthy, rejection, timed, until } from './checks.js';
 import { useHostileClients, useHostileServer } from './hostile-harness.js';
 
@@ -14,10 +14,11 @@ const gets = (requests: readonly { httpMethod: string }[]) =>
   requests.filter((request) => request.httpMethod === 'GET');
 
 describe('retry storms', () => {
-  it('a call whose stream and every resumption end at once with retry: 0 fails with TransportError after maxResumeAttempts (2 here)', async () => {
+  it('a call whose stream and every resumption end at once with retry: 0 fails with LimitError after maxResumeAttempts (2 here)', async () => {
     const { client, endpoint } = await open('retry-storm-post', { transport: { maxResumeAttempts: 2 } });
     const { value: error, ms } = await timed(() => rejection(client.callTool('hostile')));
-    expect(error).toBeInstanceOf(TransportError);
+    expect(error).toBeInstanceOf(LimitError);
+    expect(error).toMatchObject({ limit: 'maxResumeAttempts', value: 2 });
     expect(ms).toBeLessThan(10_000);
     const resumptions = gets(endpoint.stats.requests).filter(
       (request) => 'lastEventId' in request && request.lastEventId,

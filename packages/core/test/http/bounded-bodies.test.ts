@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError, ProtocolError, TransportError } from '../../src/index.js';
+import { HttpError, LimitError, TransportError } from '../../src/index.js';
 import { useClients, useHttpServers } from './harness.js';
 import type { FaultAction } from './test-servers.js';
 
@@ -46,9 +46,9 @@ async function compressedOnce(action: FaultAction, inner: 'stateless' | 'statefu
 
 describe('compressed bodies are bounded by what they decode to', () => {
   // An SSE stream that breaks with no event id to resume from fails its call with
-  // a TransportError, caused here by the ProtocolError of the oversized event.
+  // a TransportError, caused here by the LimitError of the oversized event.
   it.each([
-    ['a JSON result', 'json', ProtocolError],
+    ['a JSON result', 'json', LimitError],
     ['an SSE event', 'sse', TransportError],
   ] as const)(
     'fails %s whose gzip is small but decodes past maxMessageBytes, reading about the limit',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProtocolError } from '../../src/index.js';
+import { LimitError } from '../../src/index.js';
 import { readBodyText } from '../../src/transport/http/read-body.js';
 
 /** A response streamed in the given byte chunks, with no Content-Length (as a chunked HTTP body arrives). */
@@ -22,10 +22,11 @@ describe('reading a whole body as text', () => {
     expect(await readBodyText(streamed(chunks), 1_000_000)).toBe(text);
   });
 
-  it('fails as soon as the body passes the limit, naming maxMessageBytes', async () => {
+  it('fails as soon as the body passes the limit with a LimitError naming maxMessageBytes', async () => {
     const chunk = new Uint8Array(1000).fill(0x61);
     const error = await readBodyText(streamed([chunk, chunk, chunk]), 2500).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error).toBeInstanceOf(LimitError);
+    expect(error).toMatchObject({ limit: 'maxMessageBytes', value: 2500 });
     expect((error as Error).message).toContain('maxMessageBytes');
   });
 
@@ -34,6 +35,6 @@ describe('reading a whole body as text', () => {
     const response = streamed([chunk, chunk, chunk]);
     response.headers.set('content-length', '100');
     const error = await readBodyText(response, 2500).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error).toBeInstanceOf(LimitError);
   });
 });

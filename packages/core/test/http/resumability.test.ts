@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Progress, TransportError } from '../../src/index.js';
+import { LimitError, type Progress, TransportError } from '../../src/index.js';
 import { useClients, useHttpServers } from './harness.js';
 
 const servers = useHttpServers();
@@ -69,14 +69,16 @@ describe('resumable POST streams', () => {
     expect((await client.callTool('echo', { text: 'next' })).text).toBe('next');
   });
 
-  it('fails the call without resuming when maxResumeAttempts is 0', async () => {
+  it('fails the call with a LimitError, without resuming, when maxResumeAttempts is 0', async () => {
     const scenario = await servers.scenario({
       inner: 'resumable',
       rules: [{ match: { method: 'tools/call', times: 1 }, action: { type: 'drop-sse-after', events: 1 } }],
     });
     const { client } = await open(scenario.mcp, { transport: { standaloneStream: false, maxResumeAttempts: 0 } });
     const error = await client.callTool('echo', { text: 'cut' }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(TransportError);
+    expect(error).toBeInstanceOf(LimitError);
+    expect(error).toMatchObject({ limit: 'maxResumeAttempts', value: 0 });
+    expect((error as Error).message).toContain('ended before the response');
     expect(resumptions((await scenario.stats()).requests)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { ProtocolError, TransportError } from '../../src/index.js';
-import { FIELDS_ROOM, readSse } from '../../src/transport/http/sse-events.js';
+import { LimitError, TransportError } from '../../src/index.js';
+import { FIELDS_ROOM, readSse } from '../../src/transport/http/event-stream/sse-events.js';
 import { useClients, useNodeServer } from './harness.js';
 
 // SSE framing over a real HTTP body: line ends (a lone CR is one, HTML,
@@ -133,10 +133,10 @@ describe('maxMessageBytes on SSE events, however the writes cut them', () => {
       res.end();
     };
     const error = await client.callTool('sse').catch((caught: unknown) => caught);
-    // The stream breaks with no event id to resume from: a TransportError caused by the ProtocolError.
+    // The stream breaks with no event id to resume from: a TransportError caused by the LimitError.
     expect(error).toBeInstanceOf(TransportError);
-    expect((error as Error).cause).toBeInstanceOf(ProtocolError);
-    expect(((error as Error).cause as Error).message).toContain(`${LIMIT}-byte limit (maxMessageBytes)`);
+    expect((error as Error).cause).toBeInstanceOf(LimitError);
+    expect((error as Error).cause).toMatchObject({ limit: 'maxMessageBytes', value: LIMIT });
     expect((await client.callTool('echo', { text: 'next' })).text).toBe('next');
   });
 
@@ -182,7 +182,7 @@ describe('maxMessageBytes on SSE events, however the writes cut them', () => {
     );
     const events: unknown[] = [];
     const failure = await readSse(counted, {
-      maxLineBytes: LIMIT,
+      maxBytes: LIMIT,
       onRetry: () => {},
       onEvent: (event) => {
         events.push(event);
@@ -190,8 +190,8 @@ describe('maxMessageBytes on SSE events, however the writes cut them', () => {
       },
       track: () => () => {},
     });
-    expect(failure).toBeInstanceOf(ProtocolError);
-    expect(failure?.message).toContain('maxMessageBytes');
+    expect(failure).toBeInstanceOf(LimitError);
+    expect(failure).toMatchObject({ limit: 'maxMessageBytes', value: LIMIT });
     expect(events).toEqual([]);
     // What the parser buffered passed LIMIT + FIELDS_ROOM, and reading stopped within a few chunks of it.
     expect(pulled).toBeGreaterThan(LIMIT + FIELDS_ROOM);

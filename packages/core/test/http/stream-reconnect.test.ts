@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { TransportError } from '../../src/index.js';
+import { LimitError, TransportError } from '../../src/index.js';
 import type { FetchCall } from './counting-fetch.js';
 import { until, useClients, useHttpServers } from './harness.js';
 import type { FaultScript } from './test-servers.js';
@@ -46,13 +46,16 @@ describe('reopening the GET stream', () => {
     expect(gets(calls)).toHaveLength(1);
   });
 
-  it('gives the stream up with a TransportError after maxFailures empty streams in a row', async () => {
+  it('gives the stream up with a LimitError, caused by the last failure, after maxFailures empty streams in a row', async () => {
     const { client, calls, errors } = await open((await servers.scenario(getStreamIs(': nothing\n\n'))).mcp, {
       transport: { streamReconnect: { minDelay: 20, maxFailures: 3 } },
     });
     await until(() => errors.length > 0);
-    expect(errors[0]).toBeInstanceOf(TransportError);
-    expect(errors[0]?.message).toContain('ended without an event');
+    const [gaveUp] = errors;
+    expect(gaveUp).toBeInstanceOf(LimitError);
+    expect(gaveUp).toMatchObject({ limit: 'streamReconnect.maxFailures', value: 3 });
+    expect(gaveUp?.cause).toBeInstanceOf(TransportError);
+    expect(String(gaveUp?.cause)).toContain('ended without an event');
     await pause(500);
     expect(gets(calls)).toHaveLength(3);
     expect((await client.callTool('echo', { text: 'still fine' })).text).toBe('still fine');

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { LimitError } from '../../src/errors/limit-error.js';
 import { ProtocolError } from '../../src/errors/protocol-error.js';
-import { readSse } from '../../src/transport/http/sse-events.js';
-import { newCursor, SseMessages } from '../../src/transport/http/sse-messages.js';
+import { readMessages } from '../../src/transport/http/event-stream/read-messages.js';
+import { readSse } from '../../src/transport/http/event-stream/sse-events.js';
 import { MessageQueue } from '../../src/transport/message-queue.js';
 import type { TransportEvent } from '../../src/transport/transport.js';
 import { type Chunking, chunk, chunkingArb, framingText } from './chunkings.js';
@@ -28,11 +29,11 @@ interface Read {
 }
 
 /** Reads `chunks` through the real reader (eventsource-parser inside) with a buffer limit. */
-async function read(chunks: readonly Uint8Array[], maxLineBytes = Number.MAX_SAFE_INTEGER): Promise<Read> {
+async function read(chunks: readonly Uint8Array[], maxBytes = Number.MAX_SAFE_INTEGER): Promise<Read> {
   const events: Read['events'] = [];
   const retries: number[] = [];
   const failure = await readSse(bodyOf(chunks), {
-    maxLineBytes,
+    maxBytes,
     onRetry: (ms) => retries.push(ms),
     onEvent: ({ id, event, data }) => {
       events.push({ id, event, data });
@@ -40,7 +41,7 @@ async function read(chunks: readonly Uint8Array[], maxLineBytes = Number.MAX_SAF
     },
     track: () => () => {},
   });
-  if (failure !== undefined) expect(failure).toBeInstanceOf(ProtocolError);
+  if (failure !== undefined) expect(failure).toBeInstanceOf(LimitError);
   return { events, retries, failure: failure?.message };
 }
 
@@ -154,9 +155,9 @@ describe('SSE events ended by a lone CR', () => {
 describe('SSE limits under every chunking', () => {
   // eventsource-parser checks maxBufferSize only on what is left buffered after a
   // chunk, so an event that arrived whole inside one chunk used to be delivered
-  // however long it was, while the same bytes in smaller chunks failed with a
-  // ProtocolError. Found by this property (the first case fast-check tried).
-  it('fails with a ProtocolError for an event past maxLineBytes, however the bytes are cut', async () => {
+  // however long it was, while the same bytes in smaller chunks failed at the
+  // limit. Found by this property (the first case fast-check tried).
+  it('fails with a LimitError for an event past maxBytes, however the bytes are cut', async () => {
     const big = fc.array(eventArb, { minLength: 1, maxLength: 4 });
     await fc.assert(
       fc.asyncProperty(big, chunkingArb, fc.integer({ min: 8, max: 40 }), async (events, chunking, max) => {
@@ -172,11 +173,12 @@ describe('SSE limits under every chunking', () => {
   });
 });
 
-describe('SSE messages (SseMessages) from arbitrary event data', () => {
-  /** Reads one body through SseMessages; returns what reached the inbound queue. */
+describe('SSE messages (readMessages) from arbitrary event data', () => {
+  /** Reads one body through readMessages; returns what reached the inbound queue. */
   async function inbound(chunks: readonly Uint8Array[]): Promise<TransportEvent[]> {
     const queue = new MessageQueue<TransportEvent>();
-    const broken = await new SseMessages(queue, Number.MAX_SAFE_INTEGER).read(bodyOf(chunks), newCursor(), 7);
+    const target = { inbound: queue, maxBytes: Number.MAX_SAFE_INTEGER, track: () => () => {} };
+    const broken = await readMessages(bodyOf(chunks), target, { answered: false }, 7);
     expect(broken).toBeUndefined();
     queue.end();
     const events: TransportEvent[] = [];

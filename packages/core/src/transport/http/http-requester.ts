@@ -1,35 +1,21 @@
 import type { HttpError } from '../../errors/http-error.js';
 import { setAll } from '../../util/headers.js';
-import { lazy } from '../../util/lazy.js';
+import type { HttpRequest, Requester } from './http-request.js';
+import { resilience } from './on-demand.js';
 import type { StreamableHttpTransportOptions } from './options.js';
 import { discard } from './read-body.js';
-import type { SentRequest } from './redirects.js';
 import { httpError } from './refused-response.js';
-import type { FailedAttempt } from './retry-policy.js';
-
-export interface HttpRequest {
-  readonly method: 'GET' | 'POST' | 'DELETE';
-  /** Defaults to the endpoint the requester was made for. */
-  readonly url?: URL;
-  readonly headers: Headers;
-  readonly body?: string;
-  readonly signal: AbortSignal;
-  /** Safe to repeat after any network failure (see client/safe-methods.ts). */
-  readonly idempotent: boolean;
-}
+import type { FailedAttempt, SentRequest } from './resilience/index.js';
 
 /** Resends of one request an OAuthProvider may ask for (it gives up sooner: maxAttempts). */
 const MAX_AUTH_RESENDS = 5;
 
-const retryPolicy = lazy(() => import('./retry-policy.js'));
-const redirects = lazy(() => import('./redirects.js'));
-
 /**
  * Sends HTTP requests for a transport: a fresh token on every attempt, the retry
- * policy (retry-policy.ts, loaded once an attempt fails), and redirects that
- * never carry credentials to another origin.
+ * policy once an attempt fails, and redirects that never carry credentials to
+ * another origin (both in resilience/, loaded when first needed).
  */
-export class HttpRequester {
+export class HttpRequester implements Requester {
   readonly url: URL;
   readonly #options: StreamableHttpTransportOptions;
   #lastToken: string | undefined;
@@ -97,7 +83,7 @@ export class HttpRequester {
         failed = { error };
       }
       // The attempt failed: the retry policy, loaded now, decides what follows.
-      const { afterFailedAttempt } = await retryPolicy();
+      const { afterFailedAttempt } = await resilience();
       const settled = await afterFailedAttempt(failed, attempt, request, described.url, retry);
       if (settled) return settled;
     }
@@ -120,7 +106,7 @@ export class HttpRequester {
     }
   }
 
-  /** Follows redirects itself (redirects.ts) so it can drop credentials when one leaves the origin. */
+  /** Follows redirects itself (resilience/redirects.ts) so it can drop credentials when one leaves the origin. */
   async #follow(request: HttpRequest, headers: Headers): Promise<Response> {
     const target = request.url ?? this.url;
     const init: SentRequest = { method: request.method, headers, signal: request.signal, redirect: 'manual' };
@@ -129,7 +115,7 @@ export class HttpRequester {
     const { status } = response;
     // Not a redirect, the common case: the code that follows one loads when one comes.
     if (response.type !== 'opaqueredirect' && (status < 300 || status > 399)) return response;
-    const { followRedirects } = await redirects();
+    const { followRedirects } = await resilience();
     return followRedirects(response, target, init, this.url.origin, this.#options);
   }
 }

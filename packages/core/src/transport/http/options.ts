@@ -23,9 +23,10 @@ export interface StreamReconnectOptions {
   readonly minDelay?: number;
   /**
    * Failed openings in a row after which the stream is given up for the
-   * session and the failure reported (default 8). A stream that ends within
-   * 10 s without a single event counts as failed, so a server that answers
-   * every GET with an empty stream is not asked forever. Each failure waits
+   * session (default 8), reported to `onError` as a LimitError caused by the
+   * last failure. A stream that ends within 10 s without a single event counts
+   * as failed, so a server that answers every GET with an empty stream is not
+   * asked forever. Each failure waits
    * longer: `minDelay` (or a longer `retry:`) plus a random wait of up to
    * 250 ms × 2^n after the n-th failure in a row (up to 500 ms after the first,
    * 1 s after the second, …), that bound capped at 10 s (full jitter).
@@ -50,9 +51,10 @@ export interface StreamableHttpTransportOptions {
   readonly auth?: AuthProvider;
   readonly retry?: RetryOptions;
   /**
-   * Largest JSON body or SSE event data accepted, in bytes (default 64 MiB). An
-   * SSE line or event still incomplete may buffer 64 KiB more (its field names,
-   * id and comments) before the stream fails.
+   * Largest JSON body or SSE event data accepted, in bytes (default 64 MiB); a
+   * larger one fails its call with a LimitError. An SSE line or event still
+   * incomplete may buffer 64 KiB more (its field names, id and comments) before
+   * the stream fails.
    */
   readonly maxMessageBytes?: number;
   /**
@@ -65,7 +67,7 @@ export interface StreamableHttpTransportOptions {
   readonly streamReconnect?: StreamReconnectOptions;
   /** Fall back to the 2024-11-05 HTTP+SSE transport when `initialize` is refused with 400/404/405 (default true). */
   readonly legacyFallback?: boolean;
-  /** Times a broken POST stream is resumed with `Last-Event-ID` before the call fails (default 5). */
+  /** Times a broken POST stream is resumed with `Last-Event-ID` before the call fails with a LimitError (default 5). */
   readonly maxResumeAttempts?: number;
   /**
    * DELETE the session on close (default true). A stateless host that keeps the

@@ -1,12 +1,12 @@
-import { ProtocolError } from '../../errors/protocol-error.js';
+import { LimitError } from '../../errors/limit-error.js';
 
 /**
  * Reads a whole body as text, failing as soon as it passes `limit` bytes.
  * Content-Length is no bound: it counts the bytes on the wire, and `fetch`
  * decodes a compressed body (Content-Encoding: gzip, br) into many times more
  * (8 KiB of gzip can hold 8 MiB). So the decoded bytes are counted as they
- * arrive, on every body, and reading stops at the limit. `limitName` is the
- * setting the error names.
+ * arrive, on every body, and reading stops at the limit with a LimitError
+ * naming `limitName`, the setting a caller raises.
  */
 export async function readBodyText(response: Response, limit: number, limitName = 'maxMessageBytes'): Promise<string> {
   if (!response.body) return '';
@@ -27,7 +27,7 @@ export async function readBodyText(response: Response, limit: number, limitName 
         // hand over a tee'd body, whose cancel settles only once the other branch
         // is cancelled too); the bytes stop flowing either way.
         reader.cancel().catch(() => {});
-        throw new ProtocolError(`response body larger than the ${limit}-byte limit (${limitName})`);
+        throw new LimitError(limitName, limit, 'response body too large');
       }
       parts.push(decoder.decode(value, { stream: true }));
     }

@@ -4,19 +4,24 @@ import { SessionExpiredError } from '../../errors/session-expired-error.js';
 import { TransportError } from '../../errors/transport-error.js';
 import type { JsonRpcMessage, RequestId } from '../../protocol/jsonrpc.js';
 import { setAll } from '../../util/headers.js';
-import { lazy } from '../../util/lazy.js';
 import { linkedSignal } from '../../util/linked-signal.js';
 import { MessageQueue } from '../message-queue.js';
 import type { SendOptions, SessionInfo, Transport, TransportEvent, TransportHooks } from '../transport.js';
+import type { EventStreamTarget } from './event-stream/index.js';
 import { HttpRequester } from './http-requester.js';
-import type { LegacySseSession } from './legacy-sse-session.js';
+import { jsonAnswer } from './json-answer.js';
+import { resilience } from './on-demand.js';
 import { DEFAULT_CLOSE_TIMEOUT, DEFAULT_MAX_MESSAGE_BYTES, type StreamableHttpTransportOptions } from './options.js';
-import { contentType, discard, readBodyText } from './read-body.js';
+import { readPostStream } from './post-stream.js';
+import { contentType, discard } from './read-body.js';
 import { refusal } from './refused-response.js';
-import { answers, errorEvent, newCursor, SseMessages } from './sse-messages.js';
+import type { LegacySseSession } from './resilience/index.js';
 
 /** What a send carries once it has the signal that ends it. */
 type SignalledSend = SendOptions & { readonly signal: AbortSignal };
+
+/** How one message's exchange ended: done, or its response stream still read in the background. */
+type Exchange = Promise<{ reading: Promise<void> } | void>;
 
 const CLOSED = 'StreamableHttpTransport: closed';
 const SESSION_HEADER = 'mcp-session-id';
@@ -24,13 +29,8 @@ const VERSION_HEADER = 'mcp-protocol-version';
 const SSE = 'text/event-stream';
 const JSON_TYPE = 'application/json';
 const JSON_OR_SSE = `${JSON_TYPE}, ${SSE}`;
-
-// Loaded on first use: the GET stream and the HTTP+SSE fallback where a session
-// needs them, the rest only when something went wrong.
-const standaloneStream = lazy(() => import('./standalone-stream.js'));
-const httpSseFallback = lazy(() => import('./legacy-sse-session.js'));
-const unanswered = lazy(() => import('./unanswered.js'));
-const postStreamResumption = lazy(() => import('./resume-post-stream.js'));
+/** Statuses refusing `initialize` that may mean an HTTP+SSE server (2025-03-26, "Backwards Compatibility"). */
+const FALLBACK_STATUSES = [400, 404, 405];
 
 /**
  * The Streamable HTTP client transport (2025-03-26 … 2025-11-25): every message
@@ -39,8 +39,9 @@ const postStreamResumption = lazy(() => import('./resume-post-stream.js'));
  * messages, resumes broken streams with `Last-Event-ID`, applies the retry
  * policy, and falls back to the 2024-11-05 HTTP+SSE transport when a server
  * refuses `initialize`. Web standards only: it runs wherever `fetch` and
- * `ReadableStream` do. The GET stream, the fallback and the handling of what
- * went wrong load on first use, so a healthy exchange never downloads them.
+ * `ReadableStream` do. Reading SSE and everything beyond the happy path (the GET
+ * stream, the fallback, retries, redirects, resumption) load on first use
+ * (on-demand.ts), so a healthy JSON exchange never downloads them.
  */
 export class StreamableHttpTransport implements Transport, TransportHooks {
   readonly #options: StreamableHttpTransportOptions;
@@ -48,8 +49,11 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
   readonly #inbound = new MessageQueue<TransportEvent>();
   /** Aborts every request and body this transport holds, on close. */
   readonly #closer = new AbortController();
-  readonly #sse: SseMessages;
   readonly #maxBytes: number;
+  /** SSE bodies being read, so close cancels them. */
+  readonly #readers = new Set<ReadableStreamDefaultReader<Uint8Array>>();
+  /** Where every SSE body this transport reads delivers its messages. */
+  readonly #sse: EventStreamTarget;
   #sessionId: string | undefined;
   /**
    * The server said the session is gone (404) and no new one has started yet.
@@ -70,7 +74,14 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
     this.#options = options;
     this.#http = new HttpRequester(new URL(url), options);
     this.#maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    this.#sse = new SseMessages(this.#inbound, this.#maxBytes);
+    this.#sse = {
+      inbound: this.#inbound,
+      maxBytes: this.#maxBytes,
+      track: (reader) => {
+        this.#readers.add(reader);
+        return () => this.#readers.delete(reader);
+      },
+    };
   }
 
   /** The session id the server assigned, once it did. */
@@ -86,6 +97,7 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
     return this.#http.url.href;
   }
 
+  /** Names the credentials the next request would carry (token provider, `auth`), never the token. */
   credentialKey(): Promise<string> {
     return this.#http.credentialKey();
   }
@@ -95,6 +107,7 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
     return this.#legacy !== undefined;
   }
 
+  /** Every answer, server request and notification, from POST answers and the GET stream alike. */
   messages(): AsyncIterable<TransportEvent> {
     return this.#inbound;
   }
@@ -131,7 +144,7 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
     });
     // Its failure is the runner's to handle; until the runner awaits it, it is not unhandled.
     first.catch(() => {});
-    void standaloneStream().then(
+    void resilience().then(
       ({ runStandaloneStream }) =>
         runStandaloneStream({
           http: this.#http,
@@ -153,6 +166,12 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
     );
   }
 
+  /**
+   * POSTs one message. Resolves once the server took it (202) or answered it:
+   * the answer goes to `messages()`, an SSE one as it arrives. Rejects when the
+   * message could not be delivered or its answer is unusable; the Client fails
+   * that one call.
+   */
   async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
     if (this.#closing) throw new ClientClosedError(CLOSED);
     // The Client's per-call signal ends this request (timeout, abort, close).
@@ -174,134 +193,129 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
     }
   }
 
-  /** Sends one message; resolves with the read of its response stream when that goes on in the background. */
-  async #exchange(message: JsonRpcMessage, options: SignalledSend): Promise<{ reading: Promise<void> } | void> {
+  /**
+   * Sends one message and hands its response to the method for its outcome.
+   * (A network failure, a 429 or 503 and a redirect are the requester's, before
+   * any response stands.)
+   */
+  async #exchange(message: JsonRpcMessage, options: SignalledSend): Exchange {
     if (this.#legacy) return this.#legacy.send(message, options);
-    const { signal } = options;
-    const requestId = 'method' in message && 'id' in message ? (message.id as RequestId) : undefined;
     const method = 'method' in message ? message.method : undefined;
+    const requestId = method !== undefined && 'id' in message ? (message.id as RequestId) : undefined;
     const initialize = method === 'initialize';
     // Only the handshake of a new session goes out while the old one is gone.
     if (this.#lost && !initialize && method !== 'notifications/initialized') {
       throw new SessionExpiredError(this.#http.url.href);
     }
+    const sentSession = initialize ? undefined : this.#sessionId;
+    const response = await this.#post(message, options, initialize);
+    const { status } = response;
+    if (status === 404 && sentSession !== undefined) return this.#sessionGone(response, sentSession);
+    if (initialize && FALLBACK_STATUSES.includes(status) && this.#options.legacyFallback !== false) {
+      return this.#fallBack(response, message, options);
+    }
+    if (!response.ok) return this.#refused(response, requestId);
+    if (initialize) this.#sessionId = response.headers.get(SESSION_HEADER) ?? this.#sessionId;
+    // Accepted (202), or the answer to a notification or a response: nothing to read.
+    if (status === 202 || requestId === undefined) return discard(response);
+    // The stream is of the session the request went out in; an initialize's, of the one it opened.
+    const session = initialize ? this.#sessionId : sentSession;
+    return this.#answered(response, method as string, requestId, options.signal, session);
+  }
+
+  /** POSTs `message` with the session's headers; a new session opens with neither version nor session id. */
+  #post(message: JsonRpcMessage, options: SignalledSend, initialize: boolean): Promise<Response> {
     const headers = this.#headers(JSON_OR_SSE, options.headers);
     headers.set('content-type', JSON_TYPE);
-    // A new session opens with no version header and no session id (checklist §1.5),
-    // even when a renewal that never finished left one.
+    // Checklist §1.5, even when a renewal that never finished left a session id.
     if (initialize) {
       headers.delete(VERSION_HEADER);
       headers.delete(SESSION_HEADER);
     }
-    const sentSession = initialize ? undefined : this.#sessionId;
-    const response = await this.#http.send({
+    return this.#http.send({
       method: 'POST',
       headers,
       body: JSON.stringify(message),
-      signal,
+      signal: options.signal,
       idempotent: options.idempotent === true,
     });
-    const { status } = response;
+  }
 
-    if (status === 404 && sentSession !== undefined) {
-      await discard(response);
-      // A late 404 for a session already replaced must not wipe out the new one.
-      if (sentSession === this.#sessionId) this.#forgetSession();
-      throw new SessionExpiredError(this.#http.url.href);
-    }
-    if (initialize && [400, 404, 405].includes(status) && this.#options.legacyFallback !== false) {
-      await discard(response);
-      const { LegacySseSession } = await httpSseFallback();
-      // The session ends with its stream: every call then fails at once, none waits for its timeout.
-      const legacy = new LegacySseSession(this.#http, this.#sse, this.#closer.signal, (error) =>
-        this.#inbound.fail(error),
-      );
-      await legacy.open(this.#sseHeaders());
-      // Only a stream that opened makes this an HTTP+SSE server; else the next
-      // request (a re-probe, say) still goes out as Streamable HTTP.
-      this.#legacy = legacy;
-      return legacy.send(message, options);
-    }
-    if (!response.ok) {
-      // A server may refuse with a JSON-RPC error in the body (2026-07-28 sends
-      // -32022/-32021/-32020 with 400; 404 + -32601): that error is the answer.
-      const refused = requestId === undefined ? undefined : await refusal(response, requestId);
-      if (!refused?.answer) throw await this.#http.failure(response, this.#http.url, refused?.text);
-      return this.#deliver(refused.answer);
-    }
+  /** 404 to a request sent in a session: the session is gone (2025-03-26 on, Session Management). */
+  async #sessionGone(response: Response, sentSession: string): Promise<never> {
+    await discard(response);
+    // A late 404 for a session already replaced must not wipe out the new one.
+    if (sentSession === this.#sessionId) this.#forgetSession();
+    throw new SessionExpiredError(this.#http.url.href);
+  }
 
-    const session = response.headers.get(SESSION_HEADER);
-    if (session !== null && initialize) this.#sessionId = session;
-    if (status === 202 || requestId === undefined) return discard(response);
+  /**
+   * `initialize` refused with 400, 404 or 405: the server may speak the 2024-11-05
+   * HTTP+SSE transport, and every later message goes through its session.
+   */
+  async #fallBack(response: Response, message: JsonRpcMessage, options: SignalledSend): Promise<void> {
+    await discard(response);
+    const { LegacySseSession } = await resilience();
+    // The session ends with its stream: every call then fails at once, none waits for its timeout.
+    const legacy = new LegacySseSession(this.#http, this.#sse, this.#closer.signal, (error) =>
+      this.#inbound.fail(error),
+    );
+    await legacy.open(this.#sseHeaders());
+    // Only a stream that opened makes this an HTTP+SSE server; else the next
+    // request (a re-probe, say) still goes out as Streamable HTTP.
+    this.#legacy = legacy;
+    return legacy.send(message, options);
+  }
+
+  /**
+   * Any other status that is no success. A server may refuse with a JSON-RPC
+   * error in the body (2026-07-28: UnsupportedProtocolVersion,
+   * MissingRequiredClientCapability or HeaderMismatch with 400; MethodNotFound
+   * with 404): that error is the answer. Otherwise an HttpError.
+   */
+  async #refused(response: Response, requestId: RequestId | undefined): Promise<void> {
+    const refused = requestId === undefined ? undefined : await refusal(response, requestId);
+    if (!refused?.answer) throw await this.#http.failure(response, this.#http.url, refused?.text);
+    this.#deliver(refused.answer);
+  }
+
+  /**
+   * A success that answers request `requestId`: an SSE stream, read in the
+   * background (a server may keep it open after the response, and that must not
+   * hold up this send or any other call), or a JSON body.
+   */
+  async #answered(
+    response: Response,
+    method: string,
+    requestId: RequestId,
+    signal: AbortSignal,
+    session: string | undefined,
+  ): Exchange {
     const type = contentType(response);
     if (type.startsWith(SSE)) {
-      // Read in the background: a server may keep the stream open after the
-      // response, and that must not hold up this send or any other call.
-      // The stream is of the session the request went out in; an initialize's, of the one it opened.
-      const streamSession = initialize ? this.#sessionId : sentSession;
-      return { reading: this.#readPostStream(response, requestId, signal, streamSession) };
-    } else if (type.startsWith(JSON_TYPE)) {
-      await this.#readJson(response, requestId);
-    } else {
+      const reading = readPostStream(response.body, {
+        http: this.#http,
+        sse: this.#sse,
+        headers: this.#sseHeaders,
+        session,
+        // A 404 to a resumption: the session is gone, and the next request renews it.
+        onSessionGone: () => {
+          if (session === this.#sessionId) this.#forgetSession();
+        },
+        requestId,
+        signal,
+        maxAttempts: this.#options.maxResumeAttempts,
+        report: this.#report,
+      });
+      return { reading };
+    }
+    if (!type.startsWith(JSON_TYPE)) {
       await discard(response);
       throw new ProtocolError(
         `${method}: unexpected response content type ${JSON.stringify(type)} from ${this.#http.url}`,
       );
     }
-  }
-
-  /**
-   * A JSON answer to a request is its response (or a 2025-03-26 batch holding
-   * it). Anything else fails that call instead of leaving it to time out.
-   */
-  async #readJson(response: Response, requestId: RequestId): Promise<void> {
-    const text = await readBodyText(response, this.#maxBytes);
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      // Not JSON, so it answers nothing: `unanswered` says so.
-    }
-    const items = Array.isArray(message) ? message : [message];
-    if (!items.some((item) => answers(item, requestId))) throw (await unanswered()).unansweredError(text, requestId);
-    this.#deliver(message);
-  }
-
-  /**
-   * Reads a POST's SSE stream until its response arrives. A stream that breaks
-   * first is resumed (resume-post-stream.ts, loaded then); a call that cannot
-   * complete fails alone.
-   */
-  async #readPostStream(
-    response: Response,
-    requestId: RequestId,
-    signal: AbortSignal,
-    session: string | undefined,
-  ): Promise<void> {
-    const cursor = newCursor();
-    const broken = response.body ? await this.#sse.read(response.body, cursor, requestId) : undefined;
-    if (cursor.answered || signal.aborted) return;
-    try {
-      const { resumePostStream } = await postStreamResumption();
-      await resumePostStream({
-        http: this.#http,
-        sse: this.#sse,
-        headers: this.#sseHeaders,
-        session,
-        // A 404 to the resumption: the session is gone, and the next request renews it.
-        onSessionGone: () => {
-          if (session === this.#sessionId) this.#forgetSession();
-        },
-        cursor,
-        requestId,
-        signal,
-        broken,
-        maxAttempts: this.#options.maxResumeAttempts,
-      });
-    } catch (error) {
-      // An aborted call already has its answer.
-      if (!signal.aborted) this.#report(error, requestId);
-    }
+    this.#deliver(await jsonAnswer(response, requestId, this.#maxBytes));
   }
 
   /** Headers for a GET of an SSE stream (the session's own, a resumption, HTTP+SSE). */
@@ -314,7 +328,7 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
   /** Reports a problem inbound: it fails call `requestId` when given, else goes to `onError`. */
   readonly #report = (problem: unknown, requestId?: RequestId): void => {
     const error = problem instanceof Error ? problem : new TransportError(String(problem));
-    this.#inbound.push(errorEvent(error, requestId));
+    this.#inbound.push({ type: 'error', error, requestId });
   };
 
   #headers(accept: string, extra?: Readonly<Record<string, string>>): Headers {
@@ -350,7 +364,8 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
   async #close(): Promise<void> {
     const session = this.#sessionId;
     this.#closer.abort(new ClientClosedError(CLOSED));
-    this.#sse.cancelAll();
+    for (const reader of this.#readers) reader.cancel().catch(() => {});
+    this.#readers.clear();
     this.#stopStream();
     this.#inbound.end();
     if (session === undefined || this.#legacy || this.#options.endSessionOnClose === false) return;

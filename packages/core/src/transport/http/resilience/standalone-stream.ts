@@ -1,16 +1,17 @@
-import { HttpError } from '../../errors/http-error.js';
-import { TransportError } from '../../errors/transport-error.js';
-import { backoffDelay, sleep } from '../../util/backoff.js';
-import { linkedSignal } from '../../util/linked-signal.js';
+import { HttpError } from '../../../errors/http-error.js';
+import { LimitError } from '../../../errors/limit-error.js';
+import { TransportError } from '../../../errors/transport-error.js';
+import { backoffDelay, sleep } from '../../../util/backoff.js';
+import { linkedSignal } from '../../../util/linked-signal.js';
+import { type EventStreamTarget, readMessages, type SseCursor } from '../event-stream/index.js';
+import type { Requester } from '../http-request.js';
+import type { StreamReconnectOptions } from '../options.js';
 import { DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY, MAX_SSE_RETRY } from './backoff.js';
-import type { HttpRequester } from './http-requester.js';
-import type { StreamReconnectOptions } from './options.js';
-import { newCursor, type SseMessages } from './sse-messages.js';
 
 /** What the stream needs from its transport. */
 export interface StandaloneStreamContext {
-  readonly http: HttpRequester;
-  readonly sse: SseMessages;
+  readonly http: Requester;
+  readonly sse: EventStreamTarget;
   readonly headers: () => Headers;
   /** Ends the stream: the session was forgotten or the transport closed. */
   readonly signal: AbortSignal;
@@ -36,14 +37,15 @@ const SHORTEST_IDLE_STREAM = 10_000;
  * never sooner than `minDelay` whatever `retry:` says (it MUST be waited, 2025-11-25
  * transports, "Resumability and Redelivery"; a longer wait is allowed). A clean close is no error, but one
  * without a single event soon after the opening is: failures wait longer each
- * time and end the stream after `maxFailures` in a row. Loaded on demand: a
- * client that takes no server-initiated messages never opens one.
+ * time, and after `maxFailures` in a row the stream ends with a LimitError
+ * (`streamReconnect.maxFailures`) whose cause is the last failure. Loaded on
+ * demand: a client that takes no server-initiated messages never opens one.
  */
 export async function runStandaloneStream(context: StandaloneStreamContext): Promise<void> {
   const { http, sse, signal } = context;
   const minDelay = context.reconnect?.minDelay ?? MIN_REOPEN_DELAY;
   const maxFailures = context.reconnect?.maxFailures ?? MAX_FAILURES;
-  const cursor = newCursor();
+  const cursor: SseCursor = { answered: false };
   /** The wait before the next opening: the server's `retry:`, clamped. */
   const pause = () => Math.max(minDelay, Math.min(cursor.retryMs ?? 0, MAX_SSE_RETRY));
   let failures = 0;
@@ -61,7 +63,7 @@ export async function runStandaloneStream(context: StandaloneStreamContext): Pro
       if (!response.ok || !response.body) throw await http.failure(response);
       const opened = Date.now();
       let events = 0;
-      const broken = await sse.read(response.body, cursor, undefined, () => {
+      const broken = await readMessages(response.body, sse, cursor, undefined, () => {
         events++;
         failures = 0;
         return false;
@@ -74,10 +76,11 @@ export async function runStandaloneStream(context: StandaloneStreamContext): Pro
     } catch (error) {
       first = undefined;
       if (signal.aborted) return;
-      failures++;
-      if (failures >= maxFailures || (error instanceof HttpError && error.status < 500 && error.status !== 429)) {
-        context.report(error);
-        return;
+      // A refusal that asking again will not change (a 4xx but 429) ends the stream as it is.
+      if (error instanceof HttpError && error.status < 500 && error.status !== 429) return context.report(error);
+      if (++failures >= maxFailures) {
+        const gaveUp = `the GET stream of ${http.url.href} failed ${failures} times in a row`;
+        return context.report(new LimitError('streamReconnect.maxFailures', maxFailures, gaveUp, { cause: error }));
       }
       await sleep(pause() + backoffDelay(failures, DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY), signal).catch(() => {});
     } finally {

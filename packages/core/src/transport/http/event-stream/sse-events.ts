@@ -1,13 +1,14 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { ProtocolError } from '../../errors/protocol-error.js';
+import { LimitError } from '../../../errors/limit-error.js';
 
+/** What `readSse` is told: its bound, and where events, `retry:` hints and its reader go. */
 export interface SseReadOptions {
   /**
-   * Longest event data accepted (UTF-16 units, ≈ bytes for JSON): every event is
-   * held to it however the bytes were cut, and an incomplete event or line may
-   * buffer it plus {@link FIELDS_ROOM} before the stream fails.
+   * Longest event data accepted (UTF-16 units, ≈ bytes for JSON; `maxMessageBytes`):
+   * every event is held to it however the bytes were cut, and an incomplete event
+   * or line may buffer it plus {@link FIELDS_ROOM} before the stream fails.
    */
-  readonly maxLineBytes: number;
+  readonly maxBytes: number;
   readonly onRetry: (ms: number) => void;
   /**
    * Handles one event; `true` means the stream has given what was wanted. Its
@@ -22,7 +23,7 @@ export interface SseReadOptions {
 const LINGER_MS = 1000;
 
 /**
- * What an incomplete event may buffer beyond `maxLineBytes`: its field names,
+ * What an incomplete event may buffer beyond `maxBytes`: its field names,
  * line ends, id, event type and comments (64 KiB). The limit that counts is
  * each event's data, checked as the event is dispatched; this one bounds memory
  * while a line or an event is incomplete, and is larger so that it does not
@@ -48,10 +49,11 @@ const LF = 10;
 /**
  * Feeds one SSE body through eventsource-parser, in arrival order, with one
  * reader and one streaming decoder (no chain of transform streams per
- * response). Resolves with the error that broke the stream, or undefined when
- * it ended or gave what was wanted; never rejects. A stream that stays open
- * after that is cancelled after a short linger; one that ends on its own, as
- * servers should, is read to its end and never cancelled.
+ * response). Resolves with the error that broke the stream (a LimitError for
+ * an event past the limit), or undefined when it ended or gave what was
+ * wanted; never rejects. A stream that stays open after that is cancelled
+ * after a short linger; one that ends on its own, as servers should, is read
+ * to its end and never cancelled.
  */
 export async function readSse(body: ReadableStream<Uint8Array>, options: SseReadOptions): Promise<Error | undefined> {
   const reader = body.getReader();
@@ -59,8 +61,8 @@ export async function readSse(body: ReadableStream<Uint8Array>, options: SseRead
   const decoder = new TextDecoder();
   let done = false;
   let failure: Error | undefined;
-  const max = options.maxLineBytes;
-  const tooLong = () => new ProtocolError(`SSE event longer than the ${max}-byte limit (maxMessageBytes)`);
+  const max = options.maxBytes;
+  const tooLong = () => new LimitError('maxMessageBytes', max, 'SSE event too long');
   const parser = createParser({
     onEvent: (event) => {
       if (done || failure) return;

@@ -1,5 +1,5 @@
-import { CorsError } from '../../errors/cors-error.js';
-import { NetworkError } from '../../errors/network-error.js';
+import { CorsError } from '../../../errors/cors-error.js';
+import { NetworkError } from '../../../errors/network-error.js';
 
 /**
  * Failures that prove the request never left: the connection was refused, the

@@ -1,6 +1,6 @@
-import { ProtocolError } from '../../errors/protocol-error.js';
-import { RpcError } from '../../errors/rpc-error.js';
-import type { RequestId } from '../../protocol/jsonrpc.js';
+import { ProtocolError } from '../../../errors/protocol-error.js';
+import { RpcError } from '../../../errors/rpc-error.js';
+import type { RequestId } from '../../../protocol/jsonrpc.js';
 
 /**
  * Why a JSON body does not answer `requestId`: it is not JSON, it is an error

@@ -1,16 +1,17 @@
-import { SessionExpiredError } from '../../errors/session-expired-error.js';
-import { TransportError } from '../../errors/transport-error.js';
-import type { RequestId } from '../../protocol/jsonrpc.js';
-import { sleep } from '../../util/backoff.js';
+import { LimitError } from '../../../errors/limit-error.js';
+import { SessionExpiredError } from '../../../errors/session-expired-error.js';
+import { TransportError } from '../../../errors/transport-error.js';
+import type { RequestId } from '../../../protocol/jsonrpc.js';
+import { sleep } from '../../../util/backoff.js';
+import { type EventStreamTarget, readMessages, type SseCursor } from '../event-stream/index.js';
+import type { Requester } from '../http-request.js';
+import { discard } from '../read-body.js';
 import { MAX_SSE_RETRY } from './backoff.js';
-import type { HttpRequester } from './http-requester.js';
-import { discard } from './read-body.js';
-import type { SseCursor, SseMessages } from './sse-messages.js';
 
 /** A POST's SSE stream that ended before its response, and what resuming it needs. */
 export interface BrokenPostStream {
-  readonly http: HttpRequester;
-  readonly sse: SseMessages;
+  readonly http: Requester;
+  readonly sse: EventStreamTarget;
   /** Fresh request headers (session, version, auth) for each GET. */
   readonly headers: () => Headers;
   /** The session the POST went out in, which the stream belongs to. */
@@ -34,8 +35,9 @@ const DEFAULT_MAX_RESUME_ATTEMPTS = 5;
  * Resumes a POST's broken SSE stream with GET + `Last-Event-ID` (2025-03-26 on;
  * 2025-11-25 polling included, waiting out `retry:`) until the response
  * arrives, so the call completes without sending the request again. Rejects
- * when the stream cannot be resumed: no event id to resume from, the attempts
- * are used up, the GET fails, or the session is gone (SessionExpiredError).
+ * when the stream cannot be resumed: no event id to resume from (TransportError),
+ * the attempts are used up (LimitError, `maxResumeAttempts`), the GET fails, or
+ * the session is gone (SessionExpiredError).
  * Loaded on demand: a stream that carries its response never needs it.
  */
 export async function resumePostStream(stream: BrokenPostStream): Promise<void> {
@@ -44,11 +46,10 @@ export async function resumePostStream(stream: BrokenPostStream): Promise<void> 
   let broken = stream.broken;
   for (let attempt = 0; !cursor.answered && !signal.aborted; attempt++) {
     const { lastEventId, retryMs } = cursor;
-    if (lastEventId === undefined || attempt >= maxAttempts) {
-      const why = broken ? `: ${broken.message}` : '';
-      throw new TransportError(`the response stream from ${http.url} ended before the response${why}`, {
-        cause: broken,
-      });
+    const ended = `the response stream from ${http.url} ended before the response${broken ? `: ${broken.message}` : ''}`;
+    if (lastEventId === undefined) throw new TransportError(ended, { cause: broken });
+    if (attempt >= maxAttempts) {
+      throw new LimitError('maxResumeAttempts', maxAttempts, `${ended}; resumed ${attempt} times`, { cause: broken });
     }
     if (retryMs !== undefined) await sleep(Math.min(retryMs, MAX_SSE_RETRY), signal);
     const headers = stream.headers();
@@ -65,6 +66,6 @@ export async function resumePostStream(stream: BrokenPostStream): Promise<void> 
       throw new SessionExpiredError(http.url.href, { delivered: true });
     }
     if (!resumed.ok) throw await http.failure(resumed);
-    broken = resumed.body ? await sse.read(resumed.body, cursor, requestId) : undefined;
+    broken = resumed.body ? await readMessages(resumed.body, sse, cursor, requestId) : undefined;
   }
 }

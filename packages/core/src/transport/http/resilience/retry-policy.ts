@@ -1,8 +1,8 @@
-import { backoffDelay, sleep } from '../../util/backoff.js';
+import { backoffDelay, sleep } from '../../../util/backoff.js';
+import type { RetryOptions } from '../options.js';
+import { discard } from '../read-body.js';
 import { DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY, parseRetryAfter } from './backoff.js';
 import { networkFailure } from './network-failure.js';
-import type { RetryOptions } from './options.js';
-import { discard } from './read-body.js';
 
 /**
  * What the policy reads of the request (an HttpRequest): whether it may be repeated after any network failure, and

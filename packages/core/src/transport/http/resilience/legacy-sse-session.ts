@@ -1,10 +1,10 @@
-import { ProtocolError } from '../../errors/protocol-error.js';
-import { TransportError } from '../../errors/transport-error.js';
-import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import type { SendOptions } from '../transport.js';
-import type { HttpRequester } from './http-requester.js';
-import { discard } from './read-body.js';
-import { newCursor, type SseMessages } from './sse-messages.js';
+import { ProtocolError } from '../../../errors/protocol-error.js';
+import { TransportError } from '../../../errors/transport-error.js';
+import type { JsonRpcMessage } from '../../../protocol/jsonrpc.js';
+import type { SendOptions } from '../../transport.js';
+import { type EventStreamTarget, readMessages, type SseEvent } from '../event-stream/index.js';
+import type { Requester } from '../http-request.js';
+import { discard } from '../read-body.js';
 
 /**
  * The deprecated HTTP+SSE transport of 2024-11-05, used only as a fallback: a GET
@@ -13,14 +13,14 @@ import { newCursor, type SseMessages } from './sse-messages.js';
  * on the GET and on every POST. Loaded on demand, when a server refuses `initialize`.
  */
 export class LegacySseSession {
-  readonly #http: HttpRequester;
-  readonly #sse: SseMessages;
+  readonly #http: Requester;
+  readonly #sse: EventStreamTarget;
   readonly #signal: AbortSignal;
   readonly #onEnd: (error: Error) => void;
   #endpoint: URL | undefined;
 
   /** `onEnd` learns that the stream ended after it opened: the session is gone with it. */
-  constructor(http: HttpRequester, sse: SseMessages, signal: AbortSignal, onEnd: (error: Error) => void) {
+  constructor(http: Requester, sse: EventStreamTarget, signal: AbortSignal, onEnd: (error: Error) => void) {
     this.#http = http;
     this.#sse = sse;
     this.#signal = signal;
@@ -34,7 +34,7 @@ export class LegacySseSession {
     if (!response.ok || !response.body) throw await http.failure(response);
     const body = response.body;
     this.#endpoint = await new Promise<URL>((resolve, reject) => {
-      const onEvent = (event: { event?: string | undefined; data: string }) => {
+      const onEvent = (event: SseEvent) => {
         if (event.event !== 'endpoint') return false;
         const url = endpointUrl(event.data.trim(), http.url);
         // The endpoint must stay on the server's origin, or our credentials would follow it elsewhere.
@@ -48,7 +48,7 @@ export class LegacySseSession {
         }
         return true;
       };
-      void this.#sse.read(body, newCursor(), undefined, onEvent).then((broken) => {
+      void readMessages(body, this.#sse, { answered: false }, undefined, onEvent).then((broken) => {
         const reason = broken ? `: ${broken.message}` : '';
         const ended = new TransportError(`the HTTP+SSE stream of ${http.url.href} ended${reason}`, { cause: broken });
         reject(ended);

@@ -1,0 +1,23 @@
+import type { RequestId } from '../../protocol/jsonrpc.js';
+import { answers } from './answers.js';
+import { resilience } from './on-demand.js';
+import { readBodyText } from './read-body.js';
+
+/**
+ * The message a JSON answer to request `requestId` carries: its response, or a
+ * 2025-03-26 batch holding it. A body past `maxBytes` fails with a LimitError;
+ * one that answers nothing (not JSON, an error naming no request, another id)
+ * fails the call at once instead of leaving it to time out.
+ */
+export async function jsonAnswer(response: Response, requestId: RequestId, maxBytes: number): Promise<unknown> {
+  const text = await readBodyText(response, maxBytes);
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    // Not JSON, so it answers nothing: `unansweredError` says so.
+  }
+  const items = Array.isArray(message) ? message : [message];
+  if (!items.some((item) => answers(item, requestId))) throw (await resilience()).unansweredError(text, requestId);
+  return message;
+}
