@@ -1,7 +1,6 @@
 import { createFetch, FetchError, type FetchResponse } from 'ofetch';
 import { AuthError, type AuthErrorCode } from '../errors/auth-error.js';
 import { LimitError } from '../errors/limit-error.js';
-import { ProtocolError } from '../errors/protocol-error.js';
 import { discard, readBodyText } from '../transport/http/read-body.js';
 import { isRedirect } from './secure-endpoint.js';
 
@@ -137,8 +136,8 @@ function bounded(settings: OAuthFetchSettings, request: OAuthFetchRequest): type
           MAX_RESPONSE_BYTES,
         );
       } catch (error) {
-        // The reader's own error for the bound (whichever class it uses) becomes the cause of one naming the endpoint.
-        if (!(error instanceof LimitError || error instanceof ProtocolError)) throw error;
+        // The reader's LimitError becomes the cause of one that names the endpoint too.
+        if (!(error instanceof LimitError)) throw error;
         throw new LimitError(
           MAX_RESPONSE_BYTES,
           settings.maxResponseBytes,
