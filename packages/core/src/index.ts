@@ -27,6 +27,8 @@ export type {
   OAuthUrlPurpose,
 } from './auth/options.js';
 export { MemoryOAuthStore, type OAuthStore } from './auth/store.js';
+// A type only: the Client makes subscriptions (`listen()`), apps only hold them.
+export type { ListenEvent, ListenFilter, Subscription } from './client/answering/subscription.js';
 export { Client } from './client/client.js';
 export type {
   CallOptions,
@@ -49,10 +51,8 @@ export type {
   PromptResult,
   ReadResourceResult,
   ResourceContent,
-} from './client/results.js';
-export type { SessionSnapshot } from './client/session.js';
-// A type only: the Client makes subscriptions (`listen()`), apps only hold them.
-export type { ListenEvent, ListenFilter, Subscription } from './client/subscription.js';
+} from './client/results/catalogue.js';
+export type { SessionSnapshot } from './client/session-snapshot.js';
 export { AuthError, type AuthErrorCode } from './errors/auth-error.js';
 export {
   CapabilityError,

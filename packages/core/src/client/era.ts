@@ -21,14 +21,10 @@ export interface ConnectContext {
   readonly call: CallOptions;
 }
 
-/** A request as an era gets it: the channel's options, and when the call began. */
+/** A request as an era gets it: the channel's options, and a word when the server asks for input. */
 export interface EraRequestOptions<T> extends RequestOptions<T> {
-  /**
-   * When the call began (`performance.now()`), read once on entry: the input
-   * rounds and a resend after session renewal get what is left of the call's
-   * `maxTotalTimeout` (total-timeout.ts), worked out only when one happens.
-   */
-  readonly startedAt?: number;
+  /** The era is about to resend the request with answers to the server's input requests (MRTR). */
+  readonly onInputRound?: () => void;
 }
 
 /**

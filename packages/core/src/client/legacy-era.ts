@@ -5,7 +5,7 @@ import { ErrorCode, supportedVersionsIn } from '../protocol/error-codes.js';
 import { InitializeResultSchema } from '../protocol/initialize.js';
 import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 import type { ConnectContext, Era, ServerIdentity } from './era.js';
-import { resultParser } from './parse-result.js';
+import { resultParser } from './results/decode.js';
 
 const parseInitialize = resultParser('initialize', InitializeResultSchema);
 

@@ -16,11 +16,10 @@ import {
 } from '../protocol/meta.js';
 import { resultTypeOf } from '../protocol/result.js';
 import { MODERN_PROTOCOL_VERSIONS } from '../protocol/versions.js';
-import { lazy } from '../util/lazy.js';
+import type { CallRounds, Step } from './answering/input-requests.js';
 import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
 import { encodeHeaderValue } from './header-values.js';
-import type { RoundBounds, Step } from './input-requests.js';
-import { resultParser } from './parse-result.js';
+import { resultParser } from './results/decode.js';
 import type { RequestOptions, RpcChannel } from './rpc-channel.js';
 
 /** Methods whose result may be `input_required` (2026-07-28 §MRTR). */
@@ -32,20 +31,17 @@ const NAME_PARAM: Readonly<Record<string, string>> = {
   'resources/read': 'uri',
 };
 
-/** The era's settings; the bounds on input rounds are the MRTR driver's (RoundBounds). */
-export interface ModernEraOptions extends RoundBounds {
+/** The era's settings. */
+export interface ModernEraOptions {
   readonly clientInfo: Implementation;
   readonly capabilities: ClientCapabilities;
   /** The transport cancels by closing the request's stream (HTTP): no `notifications/cancelled` then. */
   readonly cancelsByClosing: boolean;
-  /** The log level to stamp on requests, set by `setLoggingLevel`. */
-  readonly logLevel: () => LoggingLevel | undefined;
   /** Extra headers for one request (e.g. `Mcp-Param-*` of a tools/call). */
   readonly extraHeaders: (method: string, params: Record<string, unknown> | undefined) => Record<string, string>;
+  /** Drives a call's input rounds from its first `input_required` result: the answering module, loaded then. */
+  readonly answerRounds: <T>(raw: unknown, call: CallRounds<T>) => Promise<T>;
 }
-
-/** The MRTR round driver, loaded on the first `input_required` result. */
-const inputRounds = lazy(() => import('./input-requests.js'));
 
 /**
  * The stateless era (2026-07-28): no handshake and no session. `server/discover`
@@ -59,6 +55,8 @@ export class ModernEra implements Era {
   readonly kind = 'modern' as const;
   readonly #options: ModernEraOptions;
   #version: string = MODERN_PROTOCOL_VERSIONS[0];
+  /** The log level stamped on every request (`setLoggingLevel`: 2026-07-28 has no `logging/setLevel`). */
+  logLevel: LoggingLevel | undefined;
 
   constructor(options: ModernEraOptions) {
     this.#options = options;
@@ -112,7 +110,7 @@ export class ModernEra implements Era {
     if (step.done) return step.value;
     const send = (body: Record<string, unknown>, retry: RequestOptions<Step<T>>) =>
       this.#send(channel, method, body, retry);
-    return (await inputRounds()).answerRounds(step.raw, { method, params, options: sendOptions, send }, this.#options);
+    return this.#options.answerRounds(step.raw, { method, params, options: sendOptions, send });
   }
 
   async #send<T>(
@@ -142,7 +140,7 @@ export class ModernEra implements Era {
   /** Every request carries who we are and what we can do (2026-07-28 §Lifecycle). */
   #envelope(params: Record<string, unknown>, callLevel: LoggingLevel | undefined): Record<string, unknown> {
     const meta = typeof params._meta === 'object' && params._meta !== null ? params._meta : {};
-    const level = callLevel ?? this.#options.logLevel();
+    const level = callLevel ?? this.logLevel;
     return {
       ...params,
       _meta: {

@@ -4,7 +4,7 @@ import type { Implementation } from '../protocol/implementation.js';
 import type { LoggingLevel } from '../protocol/logging.js';
 import type { Root } from '../protocol/roots.js';
 import type { CreateMessageRequestParams, CreateMessageResult } from '../protocol/sampling.js';
-import type { SessionSnapshot } from './session.js';
+import type { SessionSnapshot } from './session-snapshot.js';
 
 /** What a handler of a server request is given besides the request itself. */
 export interface HandlerContext {

@@ -1,5 +1,6 @@
-import { ProtocolError } from '../errors/protocol-error.js';
+import { LimitError } from '../errors/limit-error.js';
 
+/** One page of a list result. */
 export interface Page<T> {
   readonly items: readonly T[];
   readonly nextCursor?: string | undefined;
@@ -8,12 +9,14 @@ export interface Page<T> {
 /**
  * Follows `nextCursor` until the server stops sending one. An empty string is a
  * cursor like any other (only absence ends the list). More than `maxPages` pages
- * is an error, so a server that loops its cursor cannot hold a call forever.
+ * is a `LimitError` naming `limit`, the option that set it, so a server that
+ * loops its cursor cannot hold a call forever.
  */
 export async function collectPages<T>(
   method: string,
   maxPages: number,
   fetchPage: (cursor: string | undefined) => Promise<Page<T>>,
+  limit = 'limits.maxPages',
 ): Promise<T[]> {
   const all: T[] = [];
   let cursor: string | undefined;
@@ -23,7 +26,7 @@ export async function collectPages<T>(
     if (nextCursor === undefined) return all;
     cursor = nextCursor;
   }
-  throw new ProtocolError(`${method}: the server sent more than ${maxPages} pages (limits.maxPages)`);
+  throw new LimitError(limit, maxPages, `${method}: the server sent more than ${maxPages} pages`);
 }
 
 /** One page of a list result. */

@@ -117,6 +117,18 @@ export class Deadlines {
   };
 }
 
+/** Waits for `work` to settle, but no longer than `ms`; never rejects (close: the read loop, then the handlers). */
+export async function within(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const grace = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([work.then(noop, noop), grace]);
+  clearTimeout(timer);
+}
+
+const noop = (): void => {};
+
 /** Whether a Node or Deno timer keeps the process alive; browsers' numeric timers have no such switch. */
 function hold(timer: ReturnType<typeof setTimeout> | undefined, alive: boolean): void {
   const handle = timer as { ref?: () => void; unref?: () => void } | undefined;

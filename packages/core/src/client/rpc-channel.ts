@@ -22,37 +22,48 @@ import {
 } from '../protocol/jsonrpc.js';
 import { ProgressNotificationParamsSchema } from '../protocol/progress.js';
 import { type SendOptions, type Transport, type TransportEvent, transportHooks } from '../transport/transport.js';
-import { type DispatchPool, within } from './dispatch-pool.js';
 import type { CallOptions } from './options.js';
-import { Deadlines, type PendingCall, RecentIds } from './pending-calls.js';
-import { type ErrorObject, excerpt, idKey, sendOptionsFor, toErrorObject, withProgressToken } from './rpc-messages.js';
+import { type Deadline, Deadlines, type PendingCall, RecentIds, within } from './pending-calls.js';
+import { sendOptionsFor } from './safe-methods.js';
 
-/** What the layer above the channel does with the work the server starts. */
+/** What the layer above the channel does with what the server starts. */
 export interface ChannelHooks {
-  /** Answers a server request; a throw becomes a JSON-RPC error reply. */
+  /**
+   * Answers a server request; a throw becomes a JSON-RPC error reply. `signal`
+   * aborts when the server cancels the request or the channel ends.
+   */
   readonly onRequest: (request: JsonRpcRequest, signal: AbortSignal) => Promise<Record<string, unknown>>;
   /**
-   * Sees every valid notification at once, outside the dispatch pool: the
-   * client's own bookkeeping (cache, subscriptions), synchronous and cheap, so
-   * a slow `onNotification` holding every slot cannot make it miss one.
+   * Sees every valid notification, in order, once the channel acted on progress
+   * and cancellation. Synchronous: work that may take time is the layer's to bound.
    */
-  readonly noticed: (notification: JsonRpcNotification) => void;
-  /** Runs inside the dispatch pool and holds its slot until the promise it returns settles. */
-  readonly onNotification: (notification: JsonRpcNotification) => void | Promise<void>;
+  readonly onNotification: (notification: JsonRpcNotification) => void;
   /** Problems that belong to no call. */
   readonly onError: (error: Error) => void;
+  /** Waits for the work the hooks started (handlers) to end, no longer than `graceMs` (on close). */
+  readonly drain: (graceMs: number) => Promise<void> | undefined;
 }
 
 export interface ChannelOptions {
   readonly requestTimeout: number;
   /** A call's hard cap when it gives none (ClientOptions.maxTotalTimeout); 0 or Infinity: none. */
   readonly maxTotalTimeout: number;
-  /** Slots for server requests and notifications (limits.maxConcurrentHandlers), shared with MRTR's handlers. */
-  readonly pool: DispatchPool;
+  /** How long `close()` waits for the read loop and then the handlers, in ms (limits.closeGrace). */
   readonly closeGrace: number;
 }
 
-export interface RequestOptions<T> extends CallOptions {
+/** A call's bounds, as every request and wait of it passes them to the channel. */
+export interface CallBounds extends CallOptions {
+  /**
+   * When the call began (`performance.now()`): its hard cap (`maxTotalTimeout`)
+   * counts from here across every request and wait the call takes — its input
+   * rounds (MRTR), a resend after a session renewal — so a server cannot hold one
+   * call for a fresh cap per request. Absent: from the request itself.
+   */
+  readonly startedAt?: number;
+}
+
+export interface RequestOptions<T> extends CallBounds {
   /** Turns the raw result into the call's value; throws ProtocolError on a wrong shape. */
   readonly parse: (result: unknown) => T;
   /** `initialize` must never be cancelled with a notification (all revisions, lifecycle). */
@@ -60,27 +71,39 @@ export interface RequestOptions<T> extends CallOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Told the request's id as soon as it has one (a listen stream is routed by it). */
   readonly onRequestId?: (id: RequestId) => void;
-  /** The era is about to resend the request with answers to the server's input requests (MRTR). */
-  readonly onInputRound?: () => void;
 }
 
+/** A JSON-RPC error object, as the channel sends one in reply to a server request. */
+interface ErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** A map key for a request id that keeps `1` and `"1"` apart, as JSON-RPC does. */
+const idKey = (id: RequestId): string => (typeof id === 'number' ? `n${id}` : `s${id}`);
+
+/** The TimeoutError of a call that reached its hard cap: it names the cap, whichever part of the call was under way. */
+const capTimeout = (method: string, cap: number): DOMException =>
+  new DOMException(`${method} exceeded its total timeout of ${cap} ms`, 'TimeoutError');
+
 /**
- * The JSON-RPC core under the Client: ids, pending calls, timeouts, progress,
- * cancellation and the bounded dispatch of server requests and notifications.
- * One read loop consumes the transport; nothing thrown by a message escapes it.
+ * The JSON-RPC core under the Client: ids, pending calls, deadlines (a call's
+ * timeout and hard cap, on one timer), progress, cancellation, and the dispatch
+ * of what the server starts to the layer above. One read loop consumes the
+ * transport; nothing thrown by a message escapes it.
  */
 export class RpcChannel {
   readonly #transport: Transport;
   readonly #hooks: ChannelHooks;
   readonly #options: ChannelOptions;
-  readonly #pool: DispatchPool;
   readonly #pending = new Map<RequestId, PendingCall>();
   readonly #cancelled = new RecentIds();
   readonly #deadlines = new Deadlines();
   /** In-flight server requests by id, so `notifications/cancelled` and close can abort them. */
   readonly #handlers = new Map<string, AbortController>();
-  /** Notification sends still waiting for the transport (HTTP: the 202); aborted when the channel ends. */
-  readonly #notifying = new Set<AbortController>();
+  /** Work of calls off the wire (`run`) and notification sends, stopped with the reason when the channel ends. */
+  readonly #running = new Set<(reason: unknown) => void>();
   readonly #signalsSends: boolean;
   #nextId = 1;
   #ended: Error | undefined;
@@ -91,7 +114,6 @@ export class RpcChannel {
     this.#transport = transport;
     this.#hooks = hooks;
     this.#options = options;
-    this.#pool = options.pool;
     this.#signalsSends = transportHooks(transport).cancelsByClosing === true;
   }
 
@@ -106,10 +128,9 @@ export class RpcChannel {
   }
 
   request<T>(method: string, params: Record<string, unknown> | undefined, options: RequestOptions<T>): Promise<T> {
-    if (this.#ended) return Promise.reject(this.#closedError());
+    const refusal = this.#refusal(method, options);
+    if (refusal !== undefined) return Promise.reject(refusal);
     const { signal } = options;
-    if (signal?.aborted) return Promise.reject(signal.reason);
-
     const id = this.#nextId++;
     options.onRequestId?.(id);
     const wire = options.onProgress ? withProgressToken(params, id) : params;
@@ -125,28 +146,13 @@ export class RpcChannel {
         if (options.cancellable !== false) this.#cancel(id, reason);
         reject(reason);
       };
-      const timeoutMs = options.timeout ?? this.#options.requestTimeout;
-      const timer = this.#deadlines.start(timeoutMs, () =>
-        giveUp(new DOMException(`${method} timed out after ${timeoutMs} ms`, 'TimeoutError')),
-      );
-      const maxTotal = options.maxTotalTimeout ?? this.#options.maxTotalTimeout;
-      // Only progress restarts `timer`: without `onProgress`, a cap no shorter than
-      // the timeout can never fire first, and the common call tracks one deadline.
-      const capped = options.onProgress !== undefined || timer === undefined || timer.span > maxTotal;
-      const hardTimer = capped
-        ? this.#deadlines.start(maxTotal, () =>
-            giveUp(new DOMException(`${method} exceeded its total timeout of ${maxTotal} ms`, 'TimeoutError')),
-          )
-        : undefined;
-      const onAbort = () => giveUp(signal?.reason);
+      const [timer, disarm] = this.#arm(method, method, options, giveUp);
       // Ends what the transport holds for this call (an HTTP stream) when we give
       // up on it. Only transports that hold something per call get one: creating
       // a signal per request is not free.
       const ended = this.#signalsSends ? new AbortController() : undefined;
       const release = () => {
-        this.#deadlines.stop(timer);
-        this.#deadlines.stop(hardTimer);
-        signal?.removeEventListener('abort', onAbort);
+        disarm();
         this.#pending.delete(id);
       };
 
@@ -165,7 +171,6 @@ export class RpcChannel {
         },
         abandon: (reason) => ended?.abort(reason),
       });
-      signal?.addEventListener('abort', onAbort, { once: true });
 
       const sendOptions = sendOptionsFor(method, ended?.signal ?? signal, options.headers);
       this.#transport.send(message, sendOptions).catch((error: unknown) => {
@@ -176,12 +181,86 @@ export class RpcChannel {
   }
 
   /**
+   * Runs work a call does off the wire — the handlers of an input round, the wait
+   * for a session renewal — under the bounds its requests have: the caller's
+   * signal, the timeout, the hard cap counted from `startedAt`, and the channel's
+   * end. `work` gets a signal that aborts with the reason the first of them ends
+   * the wait (or `work` fails), and does not start when one already has. A timeout
+   * names `what`; the cap names the call's method, as its requests do.
+   */
+  run<T>(method: string, options: CallBounds, work: (signal: AbortSignal) => Promise<T>, what = method): Promise<T> {
+    const refusal = this.#refusal(method, options);
+    if (refusal !== undefined) return Promise.reject(refusal);
+    const controller = new AbortController();
+    return new Promise<T>((resolve, reject) => {
+      const stop = (reason: unknown) => {
+        release();
+        controller.abort(reason);
+        reject(reason);
+      };
+      const [, disarm] = this.#arm(method, what, options, stop);
+      const release = () => {
+        disarm();
+        this.#running.delete(stop);
+      };
+      this.#running.add(stop);
+      work(controller.signal).then((value) => {
+        release();
+        resolve(value);
+      }, stop);
+    });
+  }
+
+  /** Why a call's next request or wait must not start: the channel ended, the caller aborted, or the call's cap passed. */
+  #refusal(method: string, { signal, startedAt, maxTotalTimeout: cap = this.#options.maxTotalTimeout }: CallBounds) {
+    if (this.#ended) return this.#closedError();
+    if (signal?.aborted) return signal.reason;
+    if (startedAt !== undefined && cap > 0 && performance.now() - startedAt >= cap) return capTimeout(method, cap);
+    return undefined;
+  }
+
+  /**
+   * Arms a call's bounds: its signal, its timeout (progress restarts the
+   * deadline returned) and, when it can pass first, its hard cap counted from
+   * `startedAt`. `stop` gets the reason the first of them ends the call; the
+   * function returned disarms them all.
+   */
+  #arm(
+    method: string,
+    what: string,
+    options: CallBounds,
+    stop: (reason: unknown) => void,
+  ): [Deadline | undefined, () => void] {
+    const { signal } = options;
+    const timeout = options.timeout ?? this.#options.requestTimeout;
+    const timer = this.#deadlines.start(timeout, () =>
+      stop(new DOMException(`${what} timed out after ${timeout} ms`, 'TimeoutError')),
+    );
+    const cap = options.maxTotalTimeout ?? this.#options.maxTotalTimeout;
+    const left = options.startedAt === undefined ? cap : cap - (performance.now() - options.startedAt);
+    // Only progress restarts `timer`: without `onProgress`, a cap no sooner than
+    // the timeout can never pass first, and the common call tracks one deadline.
+    const capped = options.onProgress !== undefined || timer === undefined || timer.span > left;
+    const hardTimer = capped ? this.#deadlines.start(left, () => stop(capTimeout(method, cap))) : undefined;
+    const onAbort = () => stop(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    return [
+      timer,
+      () => {
+        this.#deadlines.stop(timer);
+        this.#deadlines.stop(hardTimer);
+        signal?.removeEventListener('abort', onAbort);
+      },
+    ];
+  }
+
+  /**
    * Sends a notification. Over a transport that holds something per message (HTTP
-   * waits for the server's 202) the send is bounded like a request (`timeout`, else
-   * `requestTimeout`, on the shared deadline timer), follows the caller's signal and
-   * ends with the channel: a server that never acknowledges `notifications/initialized`
-   * must not hold `connect()` forever, nor outlive `close()`. Past the bound the send
-   * rejects with a `TimeoutError`. Other transports hand the message off at once.
+   * waits for the server's 202) the send is bounded like a call's work (`run`:
+   * `timeout`, else `requestTimeout`, the caller's signal, the channel's end): a
+   * server that never acknowledges `notifications/initialized` must not hold
+   * `connect()` forever, nor outlive `close()`. Past the bound the send rejects
+   * with a `TimeoutError`. Other transports hand the message off at once.
    */
   async notify(
     method: string,
@@ -190,23 +269,14 @@ export class RpcChannel {
   ): Promise<void> {
     if (this.#ended) throw this.#closedError();
     const message: JsonRpcMessage = { jsonrpc: '2.0', method, ...(params && { params }) };
-    const { timeout = this.#options.requestTimeout, ...send } = options;
+    const { timeout, ...send } = options;
     if (!this.#signalsSends) return this.#transport.send(message, send);
-    const bound = new AbortController();
-    const deadline = this.#deadlines.start(timeout, () =>
-      bound.abort(new DOMException(`mcp: ${method} not accepted within ${timeout} ms`, 'TimeoutError')),
+    return this.run(
+      method,
+      { ...options, maxTotalTimeout: 0 },
+      (signal) => this.#transport.send(message, { ...send, signal }),
+      `mcp: ${method} (sent, not acknowledged)`,
     );
-    const onAbort = () => bound.abort(send.signal?.reason);
-    if (send.signal?.aborted) onAbort();
-    else send.signal?.addEventListener('abort', onAbort, { once: true });
-    this.#notifying.add(bound);
-    try {
-      await this.#transport.send(message, { ...send, signal: bound.signal });
-    } finally {
-      this.#deadlines.stop(deadline);
-      this.#notifying.delete(bound);
-      send.signal?.removeEventListener('abort', onAbort);
-    }
   }
 
   /** Stops reading, fails pending calls, aborts handlers, closes the transport. Idempotent. */
@@ -220,13 +290,13 @@ export class RpcChannel {
     try {
       await this.#transport.close();
     } catch (error) {
-      this.#report(error);
+      this.report(error);
     }
     // The loop ends once the transport's stream does, then handlers get what is
     // left of one grace: neither a stuck transport nor a stuck handler holds close().
     const deadline = Date.now() + this.#options.closeGrace;
     if (this.#loop) await within(this.#loop, this.#options.closeGrace);
-    await this.#pool.drain(Math.max(0, deadline - Date.now()));
+    await this.#hooks.drain(Math.max(0, deadline - Date.now()));
   }
 
   /** Marks the channel ended: every pending call and handler learns why. */
@@ -242,9 +312,7 @@ export class RpcChannel {
     }
     for (const controller of this.#handlers.values()) controller.abort(reason);
     this.#handlers.clear();
-    for (const controller of this.#notifying) controller.abort(this.#closedError());
-    this.#notifying.clear();
-    this.#pool.end(reason);
+    for (const stop of [...this.#running]) stop(reason);
   }
 
   #closedError(): Error {
@@ -275,7 +343,7 @@ export class RpcChannel {
       if (event.type === 'error') {
         const call = event.requestId === undefined ? undefined : this.#pending.get(event.requestId);
         if (call) call.reject(event.error);
-        else this.#report(event.error);
+        else this.report(event.error);
       } else if (Array.isArray(event.message) && event.message.length > 0) {
         // 2025-03-26 allows batches; each element is an ordinary message.
         for (const message of event.message) this.#onMessage(message);
@@ -283,13 +351,13 @@ export class RpcChannel {
         this.#onMessage(event.message);
       }
     } catch (error) {
-      this.#report(error);
+      this.report(error);
     }
   }
 
   #onMessage(raw: unknown): void {
     if (typeof raw !== 'object' || raw === null) {
-      this.#report(new ProtocolError(`mcp: received a message that is not a JSON-RPC object: ${excerpt(raw)}`));
+      this.report(new ProtocolError(`mcp: received a message that is not a JSON-RPC object: ${excerpt(raw)}`));
     } else if ('method' in raw) {
       if ('id' in raw) this.#onRequest(raw);
       else this.#onNotification(raw);
@@ -316,14 +384,12 @@ export class RpcChannel {
         { issues: protocolIssues(parsed.issues), received: raw },
       );
       if (call) call.reject(error);
-      else this.#report(error);
+      else this.report(error);
       return;
     }
     if (!call) {
       if (id !== undefined && this.#cancelled.take(id)) return;
-      this.#report(
-        new ProtocolError(`mcp: response to unknown request id ${JSON.stringify(rawId)}`, { received: raw }),
-      );
+      this.report(new ProtocolError(`mcp: response to unknown request id ${JSON.stringify(rawId)}`, { received: raw }));
       return;
     }
     const response = parsed.output;
@@ -347,7 +413,7 @@ export class RpcChannel {
   #onNotification(raw: object): void {
     const parsed = v.safeParse(JsonRpcNotificationSchema, raw);
     if (!parsed.success) {
-      this.#report(
+      this.report(
         new ProtocolError(`mcp: invalid notification: ${v.summarize(parsed.issues)}`, {
           issues: protocolIssues(parsed.issues),
           received: raw,
@@ -359,18 +425,7 @@ export class RpcChannel {
     const { method } = notification;
     if (method === 'notifications/progress') this.#onProgress(notification.params);
     if (method === 'notifications/cancelled') this.#onServerCancel(notification.params);
-    this.#hooks.noticed(notification);
-    const started = this.#pool.tryRun(async () => {
-      try {
-        await this.#hooks.onNotification(notification);
-      } catch (error) {
-        this.#report(error);
-      }
-    });
-    // Progress and cancellation were already acted on above; only the user's copy is lost.
-    if (!started && method !== 'notifications/progress' && method !== 'notifications/cancelled') {
-      this.#report(new McpError(`mcp: dropped ${method}: every dispatch slot is busy`));
-    }
+    this.#hooks.onNotification(notification);
   }
 
   #onProgress(params: unknown): void {
@@ -387,7 +442,7 @@ export class RpcChannel {
         ...(message !== undefined && { message }),
       });
     } catch (error) {
-      this.#report(error);
+      this.report(error);
     }
   }
 
@@ -403,29 +458,24 @@ export class RpcChannel {
     if (!parsed.success) {
       const id = 'id' in raw && isRequestId(raw.id) ? raw.id : undefined;
       const error = new ProtocolError(`mcp: invalid request from the server: ${v.summarize(parsed.issues)}`);
-      if (id === undefined) this.#report(error);
+      if (id === undefined) this.report(error);
       else this.#reply(id, { error: { code: ErrorCode.InvalidRequest, message: error.message } });
       return;
     }
     const request = parsed.output;
     const key = idKey(request.id);
     const controller = new AbortController();
-    const started = this.#pool.tryRun(async () => {
-      this.#handlers.set(key, controller);
-      try {
-        const result = await this.#hooks.onRequest(request, controller.signal);
-        if (!controller.signal.aborted) this.#reply(request.id, { result });
-      } catch (error) {
-        if (!controller.signal.aborted) this.#reply(request.id, { error: toErrorObject(error) });
-      } finally {
+    this.#handlers.set(key, controller);
+    this.#hooks
+      .onRequest(request, controller.signal)
+      .then(
+        (result) => ({ result }),
+        (error: unknown) => ({ error: toErrorObject(error) }),
+      )
+      .then((reply) => {
         this.#handlers.delete(key);
-      }
-    });
-    if (!started) {
-      this.#reply(request.id, {
-        error: { code: ErrorCode.InternalError, message: 'client busy: too many concurrent server requests' },
+        if (!controller.signal.aborted) this.#reply(request.id, reply);
       });
-    }
   }
 
   #reply(id: RequestId, body: { result: Record<string, unknown> } | { error: ErrorObject }): void {
@@ -436,14 +486,36 @@ export class RpcChannel {
 
   /** A send that failed because we are closing is no news; anything else is reported. */
   #reportLive(error: unknown): void {
-    if (!this.#ended) this.#report(error);
+    if (!this.#ended) this.report(error);
   }
 
-  #report(error: unknown): void {
+  /** Reports a problem that belongs to no call to `onError`; one that throws cannot break the read loop. */
+  report(error: unknown): void {
     try {
       this.#hooks.onError(error instanceof Error ? error : new McpError(String(error)));
     } catch {
       // A throwing error callback must not break the read loop.
     }
   }
+}
+
+/** A handler's failure as the JSON-RPC error the server receives. */
+function toErrorObject(error: unknown): ErrorObject {
+  if (error instanceof RpcError) {
+    return { code: error.code, message: error.rpcMessage, ...(error.data !== undefined && { data: error.data }) };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: ErrorCode.InternalError, message: message || 'handler failed' };
+}
+
+/** `params` with `_meta.progressToken` set, every other `_meta` key kept. */
+function withProgressToken(params: Record<string, unknown> | undefined, token: RequestId): Record<string, unknown> {
+  const meta = params?._meta;
+  return { ...params, _meta: { ...(typeof meta === 'object' && meta !== null ? meta : {}), progressToken: token } };
+}
+
+/** A short, printable form of a value for error messages. */
+function excerpt(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }

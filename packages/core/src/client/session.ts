@@ -1,16 +1,438 @@
-import type { ServerCapabilities } from '../protocol/capabilities.js';
-import type { Implementation } from '../protocol/implementation.js';
+import { CapabilityError } from '../errors/capability-error.js';
+import { McpError } from '../errors/mcp-error.js';
+import { SessionExpiredError } from '../errors/session-expired-error.js';
+import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
+import type { LoggingLevel } from '../protocol/logging.js';
+import type { Tool } from '../protocol/tools.js';
+import { isModernProtocolVersion } from '../protocol/versions.js';
+import { type Transport, type TransportHooks, transportHooks } from '../transport/transport.js';
+import { lazy } from '../util/lazy.js';
+import type * as AnsweringModule from './answering/index.js';
+import type { Answering } from './answering/index.js';
+import type { ListenFilter, Subscription } from './answering/subscription.js';
+import { type CapabilityPath, clientCapabilities, hasCapability, modernCapabilities } from './capabilities.js';
+import type * as Catalogue from './catalogue/index.js';
+import type { ResultCache } from './catalogue/result-cache.js';
+import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
+import { chooseEra, sharedEraCache } from './era-detection.js';
+import { legacyEra } from './legacy-era.js';
+import { ModernEra } from './modern-era.js';
+import {
+  type CallOptions,
+  type ClientOptions,
+  DEFAULT_CLIENT_INFO,
+  DEFAULT_CLOSE_GRACE,
+  DEFAULT_MAX_CACHE_ENTRIES,
+  DEFAULT_MAX_PAGES,
+  DEFAULT_MAX_SCHEMA_NODES,
+  DEFAULT_MAX_TOTAL_TIMEOUT,
+  DEFAULT_PROBE_TIMEOUT,
+  DEFAULT_REQUEST_TIMEOUT,
+  type EraKind,
+} from './options.js';
+import { collectPages, type Page } from './pagination.js';
+import { parseAny, parseEmpty } from './results/decode.js';
+import { RpcChannel } from './rpc-channel.js';
+import type { SessionSnapshot } from './session-snapshot.js';
+import { ToolRegistry } from './tool-registry.js';
 
 /**
- * A plain, JSON-serialisable picture of a connected session. A Worker that
- * handles one request and exits stores it (KV, a Durable Object) and the next
- * invocation passes it as `resume`, continuing the session without a handshake.
+ * The client's two on-demand modules, each loaded the first time a program
+ * needs it, so a bundler splits it off: answering the server (handlers, input
+ * rounds, `listen()`), and the catalogue (resources, prompts, completion, the
+ * TTL cache, the `x-mcp-header` rules).
  */
-export interface SessionSnapshot {
-  readonly protocolVersion: string;
-  /** The transport's session id (Streamable HTTP), when the server issued one. */
-  readonly sessionId?: string;
-  readonly serverInfo: Implementation;
-  readonly capabilities: ServerCapabilities;
-  readonly instructions?: string;
+const answering = lazy(() => import('./answering/index.js'));
+const catalogue = lazy(() => import('./catalogue/index.js'));
+
+/** Methods whose results carry cache hints (2026-07-28 §Caching). */
+const CACHEABLE = new Set([
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
+
+/** Whether a result asks to be kept: a positive `ttlMs` (absent or not positive means 0, §Caching). */
+function hasTtl(raw: unknown): boolean {
+  const ttl = typeof raw === 'object' && raw !== null ? (raw as { ttlMs?: unknown }).ttlMs : undefined;
+  return typeof ttl === 'number' && ttl > 0;
+}
+
+/**
+ * The Client's session with its server, built from the transport and the
+ * options: the JSON-RPC channel and the eras under it; which era the server
+ * speaks and what it learned (connect, resume, snapshot); and the one path every
+ * request takes — the capability check before anything is sent, the TTL cache,
+ * the era, and one shared renewal when the server says the session expired
+ * (with the legacy resource subscriptions it renews). What the server starts
+ * goes to the answering module, loaded when first needed.
+ */
+export class Session {
+  readonly #transport: Transport;
+  readonly #hooks: TransportHooks;
+  readonly #options: ClientOptions;
+  readonly #channel: RpcChannel;
+  readonly #modern: ModernEra;
+  readonly #tools = new ToolRegistry(catalogue);
+  #answering: Answering | undefined;
+  /** Created on the first result that carries a TTL (only 2026-07-28 servers send one). */
+  #cache: ResultCache | undefined;
+  /** The client does something with messages the server starts on its own (SessionInfo.serverMessages). */
+  #serverMessages: boolean;
+  /** Resources subscribed to (legacy), so a renewed session can subscribe again. */
+  readonly #subscriptions = new Set<string>();
+  #era: Era = legacyEra;
+  #server: ServerIdentity | undefined;
+  #connecting: Promise<void> | undefined;
+  /** The session renewal under way: at most one at a time, shared by every call that needs it. */
+  #renewing: Promise<void> | undefined;
+  /** Counts session renewals, so a late 404 does not start another one. */
+  #generation = 0;
+
+  constructor(transport: Transport, options: ClientOptions) {
+    this.#transport = transport;
+    this.#hooks = transportHooks(transport);
+    this.#options = options;
+    const { sampling, elicitation, roots, onNotification } = options;
+    this.#serverMessages = Boolean(sampling || elicitation || roots || onNotification);
+    this.#channel = new RpcChannel(
+      transport,
+      {
+        onRequest: (request, signal) => this.#onRequest(request, signal),
+        onNotification: (notification) => this.#onNotification(notification),
+        onError: (error) => options.onError?.(error),
+        drain: (graceMs) => this.#answering?.drain(graceMs),
+      },
+      {
+        requestTimeout: options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT,
+        maxTotalTimeout: options.maxTotalTimeout ?? DEFAULT_MAX_TOTAL_TIMEOUT,
+        closeGrace: options.limits?.closeGrace ?? DEFAULT_CLOSE_GRACE,
+      },
+    );
+    this.#modern = new ModernEra({
+      clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
+      capabilities: modernCapabilities(clientCapabilities(options)),
+      cancelsByClosing: this.#hooks.cancelsByClosing === true,
+      extraHeaders: (method, params) =>
+        method === 'tools/call' && typeof params?.name === 'string'
+          ? this.#tools.headers(params.name, (params.arguments ?? {}) as Record<string, unknown>)
+          : {},
+      answerRounds: async (raw, call) => (await this.#answer()).answerRounds(raw, call),
+    });
+  }
+
+  get era(): EraKind {
+    return this.#era.kind;
+  }
+
+  get server(): ServerIdentity | undefined {
+    return this.#server;
+  }
+
+  /** The catalogue module: the Client's resources, prompts and completion live there. */
+  catalogue(): Promise<typeof Catalogue> {
+    return catalogue();
+  }
+
+  /** Detects the era and opens the session, or continues `resume`; once. On failure, closes. */
+  connect(options: CallOptions): Promise<void> {
+    this.#connecting ??= (async () => {
+      this.#channel.start();
+      const { resume } = this.#options;
+      try {
+        if (resume) {
+          this.#era = isModernProtocolVersion(resume.protocolVersion) ? this.#modern : legacyEra;
+          this.#started(resume, resume.sessionId);
+        } else {
+          const eras = { legacy: legacyEra, modern: this.#modern };
+          const probeTimeout = this.#options.limits?.probeTimeout ?? DEFAULT_PROBE_TIMEOUT;
+          const cache = this.#options.eraCache ?? sharedEraCache;
+          const choice = await chooseEra(this.#transport, this.#context(options), eras, { probeTimeout, cache });
+          this.#era = choice.era;
+          this.#started(choice.server);
+        }
+      } catch (error) {
+        await this.close();
+        throw error;
+      }
+    })();
+    return this.#connecting;
+  }
+
+  /** A serialisable snapshot of the session (see `Client.session`). */
+  snapshot(): SessionSnapshot | undefined {
+    const server = this.#server;
+    if (!server) return undefined;
+    const sessionId = this.#hooks.sessionId;
+    return {
+      protocolVersion: server.protocolVersion,
+      ...(sessionId !== undefined && { sessionId }),
+      serverInfo: server.serverInfo,
+      capabilities: server.capabilities,
+      ...(server.instructions !== undefined && { instructions: server.instructions }),
+    };
+  }
+
+  /**
+   * One request, refused before anything is sent when the client is not
+   * connected or, for a `capability`, when the server did not declare it; then
+   * through the TTL cache where results are cacheable (a method that is not pays
+   * for none of it), and through the era, renewing an expired session once.
+   */
+  async request<T>(
+    method: string,
+    capability: CapabilityPath | undefined,
+    params: Record<string, unknown> | undefined,
+    parse: (raw: unknown) => T,
+    options: CallOptions = {},
+  ): Promise<T> {
+    const refusal = this.#refusal(method, capability);
+    if (refusal) throw refusal;
+    const startedAt = performance.now();
+    if (!CACHEABLE.has(method) || options.cache === false) {
+      return this.#send(method, params, { ...options, parse, startedAt });
+    }
+    const key = `${method} ${JSON.stringify(params ?? {})}`;
+    const credential = () => this.#hooks.credentialKey?.();
+    const hit = this.#cache ? await this.#cache.get(key, credential) : undefined;
+    if (hit) return hit.value as T;
+    let raw: unknown;
+    let retried = false;
+    const value = await this.#send(method, params, {
+      ...options,
+      startedAt,
+      parse: (result) => {
+        raw = result;
+        return parse(result);
+      },
+      onInputRound: () => {
+        retried = true;
+      },
+    });
+    // Results of input rounds are never cached (2026-07-28 §Caching).
+    if (!retried && hasTtl(raw)) {
+      const { ResultCache } = await catalogue();
+      this.#cache ??= new ResultCache(this.#options.limits?.maxCacheEntries ?? DEFAULT_MAX_CACHE_ENTRIES);
+      this.#cache.set(key, value, raw, await credential());
+    }
+    return value;
+  }
+
+  /** Every item of a paginated list, each page a `request` (limits.maxPages bounds the pages). */
+  list<T>(
+    method: string,
+    capability: CapabilityPath,
+    parse: (raw: unknown) => Page<T>,
+    options?: CallOptions,
+  ): Promise<T[]> {
+    const maxPages = this.#options.limits?.maxPages ?? DEFAULT_MAX_PAGES;
+    return collectPages(method, maxPages, (cursor) =>
+      this.request(method, capability, cursor === undefined ? undefined : { cursor }, parse, options),
+    );
+  }
+
+  /**
+   * The listed tools the client may call: in the 2026-07-28 era, those whose
+   * `x-mcp-header` annotations keep the rules (the others are left out, with
+   * `onWarning`); in the legacy era, all of them.
+   */
+  usableTools(tools: Tool[]): Tool[] | Promise<Tool[]> {
+    if (this.#era !== this.#modern) return tools;
+    const maxNodes = this.#options.limits?.maxSchemaNodes ?? DEFAULT_MAX_SCHEMA_NODES;
+    return this.#tools.accept(tools, maxNodes, (message) => this.#options.onWarning?.(message));
+  }
+
+  /** The level of log messages wanted: 2026-07-28 has no `logging/setLevel`, so every later request carries it. */
+  stampLogLevel(level: LoggingLevel): void {
+    const refusal = this.#refusal('logging/setLevel', 'logging');
+    if (refusal) throw refusal;
+    this.#modern.logLevel = level;
+  }
+
+  /** Legacy `resources/subscribe`, remembered so a renewed session subscribes again. */
+  async subscribe(uri: string, options?: CallOptions): Promise<void> {
+    this.#requireLegacy('resources/subscribe');
+    await this.request('resources/subscribe', 'resources.subscribe', { uri }, parseEmpty, options);
+    this.#subscriptions.add(uri);
+  }
+
+  async unsubscribe(uri: string, options?: CallOptions): Promise<void> {
+    this.#requireLegacy('resources/unsubscribe');
+    await this.request('resources/unsubscribe', 'resources.subscribe', { uri }, parseEmpty, options);
+    this.#subscriptions.delete(uri);
+  }
+
+  /**
+   * Change notifications as a subscription. Modern: a `subscriptions/listen`
+   * stream. Legacy: the session's own notifications and `resources/subscribe`
+   * (on HTTP the GET stream opens for them).
+   */
+  async listen(filter: ListenFilter): Promise<Subscription> {
+    const { listeners } = await this.#answer();
+    const refusal = this.#refusal('subscriptions/listen');
+    if (refusal) throw refusal;
+    if (this.#era === legacyEra) {
+      this.#serverMessages = true;
+      this.#hooks.openServerStream?.();
+      return listeners.openLegacy(
+        filter,
+        this.#server?.capabilities,
+        (uri) => this.subscribe(uri),
+        (uri) => this.unsubscribe(uri),
+      );
+    }
+    return listeners.openModern(filter, (notifications, signal, onRequestId) =>
+      this.#era.request(
+        this.#channel,
+        'subscriptions/listen',
+        { notifications },
+        // The stream lives as long as the subscription: no timeout, no cap.
+        { parse: parseAny, signal, timeout: 0, maxTotalTimeout: 0, onRequestId },
+      ),
+    );
+  }
+
+  /** Tells the server the roots changed (legacy; 2026-07-28 roots travel with each request's input answers). */
+  notifyRootsChanged(): Promise<void> {
+    const refusal = this.#refusal('notifications/roots/list_changed');
+    if (refusal) return Promise.reject(refusal);
+    if (this.#era === this.#modern) return Promise.resolve();
+    return this.#channel.notify('notifications/roots/list_changed');
+  }
+
+  /** Ends every subscription, then the channel (pending calls, handlers, the transport). Idempotent. */
+  async close(): Promise<void> {
+    this.#answering?.listeners.closeAll();
+    await this.#channel.close();
+  }
+
+  /** Why `method` must not be sent now, checked before anything goes on the wire. */
+  #refusal(method: string, capability?: CapabilityPath): Error | undefined {
+    if (this.#channel.ended) return undefined; // the channel rejects with the reason it ended
+    if (!this.#server) return new McpError(`${method}: call connect() first`);
+    if (capability && !hasCapability(this.#server.capabilities, capability)) {
+      return new CapabilityError(capability, method);
+    }
+    return undefined;
+  }
+
+  #requireLegacy(method: string): void {
+    if (this.#era === this.#modern) {
+      throw new McpError(`${method}: 2026-07-28 has no ${method}; use client.listen({ resources: [uri] })`);
+    }
+  }
+
+  /** This session's part of the answering module, loaded the first time the server asks or the app listens. */
+  async #answer(): Promise<Answering> {
+    return this.#answeringOf(await answering());
+  }
+
+  #answeringOf({ Answering }: typeof AnsweringModule): Answering {
+    this.#answering ??= new Answering(this.#channel, this.#options);
+    return this.#answering;
+  }
+
+  /**
+   * A server request. Nothing runs in a handler slot before the answering module
+   * loads, so a `ping` then is answered at once, without loading it.
+   */
+  async #onRequest({ method, params }: JsonRpcRequest, signal: AbortSignal): Promise<Record<string, unknown>> {
+    if (method === 'ping' && !this.#answering) return {};
+    return (await this.#answer()).answer(method, params, signal);
+  }
+
+  /**
+   * A server notification: drop what it makes stale and hand it to the
+   * subscriptions that want it — at once, so a slow `onNotification` cannot make
+   * them miss one — then to the app's handler, in a handler slot.
+   */
+  #onNotification(notification: JsonRpcNotification): void {
+    const { method, params } = notification;
+    this.#cache?.invalidate(method, params);
+    this.#answering?.listeners.route(method, params);
+    if (!this.#options.onNotification) return;
+    // Until the module loads, each waits for it directly: they run in the order they came, before any later one.
+    if (this.#answering) this.#answering.notify(notification);
+    else {
+      answering().then(
+        (module) => this.#answeringOf(module).notify(notification),
+        (error: unknown) => this.#channel.report(error),
+      );
+    }
+  }
+
+  /**
+   * Sends through the era. When the server says the session expired (HTTP 404),
+   * or the transport knows it is gone: one new handshake, shared by every call
+   * that needs it, and one resend — none for a request sent before a renewal that
+   * already happened. The wait and the resend are bound by the call's own signal,
+   * timeout and hard cap, which the channel counts from the call's `startedAt`.
+   */
+  async #send<T>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: EraRequestOptions<T>,
+  ): Promise<T> {
+    const generation = this.#generation;
+    try {
+      return await this.#era.request(this.#channel, method, params, options);
+    } catch (error) {
+      if (!(error instanceof SessionExpiredError) || error.delivered) throw error;
+      if (generation === this.#generation) {
+        await this.#channel.run(method, options, () => this.#renewal(), `${method} (waiting for a new session)`);
+      }
+      return this.#era.request(this.#channel, method, params, options);
+    }
+  }
+
+  /**
+   * The session renewal under way, or a new one. It is bound to no one call (a
+   * caller that gives up leaves it to the others) but as a whole to
+   * `requestTimeout`: a server that never answers part of the handshake cannot
+   * hold every later call. One that fails fails the calls waiting for it and
+   * leaves the session gone, so the next call starts another: never more than
+   * one at a time, never a retry within a call.
+   */
+  #renewal(): Promise<void> {
+    this.#renewing ??= this.#channel
+      .run('the session renewal', { maxTotalTimeout: 0 }, (signal) => this.#renew(signal))
+      .finally(() => {
+        this.#renewing = undefined;
+      });
+    return this.#renewing;
+  }
+
+  /** A new handshake; one whose `signal` aborted (timed out) must not start its session late, over a newer one. */
+  async #renew(signal: AbortSignal): Promise<void> {
+    const server = await this.#era.connect(this.#context({ signal }));
+    if (signal.aborted) throw signal.reason;
+    this.#started(server);
+    this.#generation++;
+    this.#cache?.clear();
+    for (const uri of this.#subscriptions) {
+      await this.#era.request(this.#channel, 'resources/subscribe', { uri }, { parse: parseEmpty, signal });
+    }
+  }
+
+  #context(options: CallOptions): ConnectContext {
+    return {
+      channel: this.#channel,
+      clientInfo: this.#options.clientInfo ?? DEFAULT_CLIENT_INFO,
+      capabilities: clientCapabilities(this.#options),
+      protocolVersion: this.#options.protocolVersion,
+      call: options,
+    };
+  }
+
+  #started(server: ServerIdentity, sessionId?: string): void {
+    this.#server = server;
+    this.#hooks.sessionStarted?.({
+      protocolVersion: server.protocolVersion,
+      era: this.#era.kind,
+      serverMessages: this.#serverMessages,
+      ...(sessionId !== undefined && { sessionId }),
+    });
+  }
 }

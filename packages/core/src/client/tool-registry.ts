@@ -1,9 +1,11 @@
 import type { Tool } from '../protocol/tools.js';
-import { lazy } from '../util/lazy.js';
-import type { HeaderParam } from './x-mcp-header.js';
+import type { HeaderParam, headerAnnotations, paramHeaders } from './catalogue/x-mcp-header.js';
 
-/** The `x-mcp-header` rules, loaded the first time a listed tool carries an annotation. */
-const annotationRules = lazy(() => import('./x-mcp-header.js'));
+/** The `x-mcp-header` rules, as the catalogue module holds them. */
+export interface HeaderRules {
+  readonly headerAnnotations: typeof headerAnnotations;
+  readonly paramHeaders: typeof paramHeaders;
+}
 
 /**
  * Whether any part of a tool's input schema may carry an `x-mcp-header`
@@ -20,19 +22,23 @@ function annotated(tool: Tool): boolean {
 /**
  * What the client knows of the server's tools for the 2026-07-28 headers: the
  * `x-mcp-header` parameters of each listed tool. A tool whose annotations break
- * the rules is left out of the list, with a warning naming it and why.
+ * the rules is left out of the list, with a warning naming it and why. The rules
+ * load (`rules`) the first time a listed tool carries an annotation.
  */
 export class ToolRegistry {
   readonly #params = new Map<string, readonly HeaderParam[]>();
-  #paramHeaders:
-    | ((params: readonly HeaderParam[], args: Readonly<Record<string, unknown>>) => Record<string, string>)
-    | undefined;
+  readonly #rules: () => Promise<HeaderRules>;
+  #paramHeaders: HeaderRules['paramHeaders'] | undefined;
+
+  constructor(rules: () => Promise<HeaderRules>) {
+    this.#rules = rules;
+  }
 
   /** Keeps the valid tools and remembers their header parameters; `maxNodes` bounds each schema's walk. */
   async accept(tools: readonly Tool[], maxNodes: number, warn: (message: string) => void): Promise<Tool[]> {
     this.#params.clear();
     if (!tools.some(annotated)) return [...tools];
-    const { headerAnnotations, paramHeaders } = await annotationRules();
+    const { headerAnnotations, paramHeaders } = await this.#rules();
     this.#paramHeaders = paramHeaders;
     const valid: Tool[] = [];
     for (const tool of tools) {

@@ -1,6 +1,6 @@
 import type { Client } from '../client/client.js';
 import type { CallOptions } from '../client/options.js';
-import { resultParser } from '../client/parse-result.js';
+import { resultParser } from '../client/results/decode.js';
 import { requireSkills } from './extension.js';
 import type { SkillEntry } from './schemas.js';
 import { GetSkillResultSchema } from './schemas.js';

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { Client } from '../client/client.js';
 import type { CallOptions } from '../client/options.js';
 import { collectPages, type Page } from '../client/pagination.js';
-import { resultParser } from '../client/parse-result.js';
+import { resultParser } from '../client/results/decode.js';
 import { requireSkills } from './extension.js';
 import { ListSkillsPageSchema, type SkillEntry, SkillEntrySchema } from './schemas.js';
 

@@ -1,4 +1,4 @@
-import type { ResourceContent } from '../client/results.js';
+import type { ResourceContent } from '../client/results/catalogue.js';
 
 /** `sha256:<hex>` of `bytes`, with Web Crypto (browsers, workerd, Deno, Bun and Node 20 alike). */
 export async function sha256Digest(bytes: Uint8Array): Promise<string> {

@@ -80,11 +80,10 @@ describe('features loaded on demand, from the built package bundled by an app', 
     // The program really went through split chunks, each loaded when its feature was first used.
     expect(outcome.chunks.length).toBeGreaterThan(5);
     for (const feature of [
-      'server-requests',
-      'input-requests',
-      'listeners',
-      'content-parsers',
-      'x-mcp-header',
+      // The client's two: answering the server (handlers, input rounds, listen), and the catalogue (resources,
+      // prompts, completion, the TTL cache, the x-mcp-header rules).
+      'answering',
+      'catalogue',
       // The transport's two: the HTTP+SSE fallback and the GET stream are in resilience/, SSE reading in event-stream/.
       'resilience',
       'event-stream',

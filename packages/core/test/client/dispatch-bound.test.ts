@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { McpError, type SamplingHandler } from '../../src/index.js';
+import { LimitError, type SamplingHandler } from '../../src/index.js';
 import { until } from '../hostile/checks.js';
 import { connected, deferred, useScriptedClients } from './harness.js';
 
@@ -45,7 +45,7 @@ describe('dispatch bound (limits.maxConcurrentHandlers)', () => {
     const { server, finish } = await saturated();
     const response = await server.request('ping');
     expect(response.error?.code).toBe(-32603);
-    expect(response.error?.message).toMatch(/busy/);
+    expect(response.error?.message).toMatch(/busy.*\(limits\.maxConcurrentHandlers: 2\)/);
     await finish();
     expect((await server.request('ping')).result).toEqual({});
   });
@@ -56,7 +56,7 @@ describe('dispatch bound (limits.maxConcurrentHandlers)', () => {
     await server.assertNoMessage(20);
     expect(notifications).toEqual([]);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toBeInstanceOf(McpError);
+    expect(errors[0]).toBeInstanceOf(LimitError);
     expect(errors[0]?.message).toMatch(/dropped notifications\/tools\/list_changed/);
     await finish();
   });
@@ -88,7 +88,7 @@ describe('an async onNotification (limits.maxConcurrentHandlers)', () => {
     await until(() => started.length === 1, 1000, 'the first handler runs');
     await server.notify('notifications/prompts/list_changed');
     await until(() => errors.length === 1, 1000, 'the second is reported dropped');
-    expect(errors[0]).toBeInstanceOf(McpError);
+    expect(errors[0]).toBeInstanceOf(LimitError);
     expect(errors[0]?.message).toMatch(/dropped notifications\/prompts\/list_changed/);
     expect(started).toEqual(['notifications/tools/list_changed']);
     release.resolve();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Client, ProtocolError } from '../../src/index.js';
+import { type Client, LimitError } from '../../src/index.js';
 import { connected, useScriptedClients } from './harness.js';
 
 useScriptedClients();
@@ -72,7 +72,8 @@ describe('pagination', () => {
       await server.reply(request.id, { prompts: [{ name: 'loop' }], nextCursor: cursor });
     }
     const error = await listing.catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error).toBeInstanceOf(LimitError);
+    expect(error).toMatchObject({ limit: 'limits.maxPages', value: 2 });
     expect((error as Error).message).toMatch(/prompts\/list.*more than 2 pages.*limits\.maxPages/);
     await server.assertNoMessage(20);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEEP_SCHEMA_LEVELS } from '../../../../test-servers/hostile/serve.mjs';
-import { McpError, ProtocolError } from '../../src/index.js';
+import { LimitError, McpError } from '../../src/index.js';
 import { expectHealthy, MiB, rejection, timed } from './checks.js';
 import { useHostileClients, useHostileServer } from './hostile-harness.js';
 
@@ -69,11 +69,11 @@ describe.each(['legacy', 'modern'] as const)('json shapes (%s era)', (era) => {
     await expectHealthy(client);
   });
 
-  it('tools/list that always names a next page fails with ProtocolError at limits.maxPages (20 here)', async () => {
+  it('tools/list that always names a next page fails with LimitError at limits.maxPages (20 here)', async () => {
     const { client, endpoint } = await open('endless-pages', { era, client: { limits: { maxPages: 20 } } });
     const error = await rejection(client.listTools());
-    expect(error).toBeInstanceOf(ProtocolError);
-    expect((error as Error).message).toMatch(/maxPages/);
+    expect(error).toBeInstanceOf(LimitError);
+    expect(error).toMatchObject({ limit: 'limits.maxPages', value: 20 });
     expect(endpoint.stats.requests.filter((request) => request.rpcMethod === 'tools/list')).toHaveLength(20);
     await expectHealthy(client);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { McpError, ProtocolError, UnsupportedVersionError } from '../../src/index.js';
+import { LimitError, ProtocolError, UnsupportedVersionError } from '../../src/index.js';
 import { expectHealthy, rejection, timed } from './checks.js';
 import { useHostileClients, useHostileServer } from './hostile-harness.js';
 
@@ -29,7 +29,7 @@ describe('protocol (modern era)', () => {
     await expectHealthy(client);
   });
 
-  it('input_required after every retry stops at limits.maxInputRounds (3 here) with McpError', async () => {
+  it('input_required after every retry stops at limits.maxInputRounds (3 here) with LimitError', async () => {
     let asked = 0;
     const { client, endpoint } = await open('input-rounds-forever', {
       era: 'modern',
@@ -43,8 +43,8 @@ describe('protocol (modern era)', () => {
     });
     const before = endpoint.stats.requests.length;
     const { value: error, ms } = await timed(() => rejection(client.callTool('hostile')));
-    expect(error).toBeInstanceOf(McpError);
-    expect((error as Error).message).toMatch(/maxInputRounds/);
+    expect(error).toBeInstanceOf(LimitError);
+    expect(error).toMatchObject({ limit: 'limits.maxInputRounds', value: 3 });
     expect(ms).toBeLessThan(2000);
     expect(asked).toBeLessThanOrEqual(3);
     expect(endpoint.stats.requests.length - before).toBeLessThanOrEqual(4);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INPUT_FLOOD_REQUESTS } from '../../../../test-servers/hostile/serve.mjs';
-import { type ElicitationHandler, McpError } from '../../src/index.js';
+import { type ElicitationHandler, LimitError } from '../../src/index.js';
 import { expectHealthy, rejection, timed } from './checks.js';
 import { useHostileClients, useHostileServer } from './hostile-harness.js';
 
@@ -72,11 +72,11 @@ async function openInputFlood() {
 }
 
 describe('input requests (2026-07-28)', () => {
-  it(`${INPUT_FLOOD_REQUESTS.toLocaleString('en')} input requests in one round fail the call with McpError (limits.maxInputRequests) before any handler runs`, async () => {
+  it(`${INPUT_FLOOD_REQUESTS.toLocaleString('en')} input requests in one round fail the call with LimitError (limits.maxInputRequests) before any handler runs`, async () => {
     const { client, counted } = await openInputFlood();
     const { value: error, ms } = await timed(() => rejection(client.callTool('hostile')));
-    expect(error).toBeInstanceOf(McpError);
-    expect((error as Error).message).toMatch(/maxInputRequests/);
+    expect(error).toBeInstanceOf(LimitError);
+    expect(error).toMatchObject({ limit: 'limits.maxInputRequests', value: 16 });
     expect(ms).toBeLessThan(2000);
     expect(counted.asked).toBe(0);
     await expectHealthy(client);

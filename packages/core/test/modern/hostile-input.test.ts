@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ClientClosedError, type ElicitationHandler, McpError } from '../../src/index.js';
+import { ClientClosedError, type ElicitationHandler, LimitError } from '../../src/index.js';
 import type { ElicitRequestParams } from '../../src/protocol/index.js';
 import { plainTool, textResult, useHostileServer } from './hostile-server.js';
 import { useClients } from './modern-harness.js';
@@ -134,8 +134,9 @@ describe('input request floods (limits.maxInputRequests)', () => {
     const counting = countingHandler();
     const { client } = await open(hostile.url, { client: { elicitation: counting.handler } });
     const error = await client.callTool('ask').catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(McpError);
-    expect((error as Error).message).toMatch(/5000 inputs in one round, more than 16 \(limits\.maxInputRequests\)/);
+    expect(error).toBeInstanceOf(LimitError);
+    expect(error).toMatchObject({ limit: 'limits.maxInputRequests', value: 16 });
+    expect((error as Error).message).toMatch(/5000 inputs in one round, more than 16 \(limits\.maxInputRequests: 16\)/);
     expect(counting.runs()).toBe(0);
     expect(hostile.calls.map((call) => call.name)).toEqual(['ask']);
     expect((await client.callTool('echo')).text).toBe('still here');
@@ -156,7 +157,7 @@ describe('input request floods (limits.maxInputRequests)', () => {
     const { client } = await open(hostile.url, {
       client: { elicitation: counting.handler, limits: { maxInputRequests: 2 } },
     });
-    await expect(client.callTool('ask')).rejects.toThrow(/more than 2 \(limits\.maxInputRequests\)/);
+    await expect(client.callTool('ask')).rejects.toThrow(/more than 2 \(limits\.maxInputRequests: 2\)/);
     asking(2);
     expect((await client.callTool('ask')).text).toBe('answered');
     expect(counting.runs()).toBe(2);

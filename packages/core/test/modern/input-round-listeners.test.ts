@@ -1,14 +1,17 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DispatchPool } from '../../src/client/dispatch-pool.js';
-import { retryParams } from '../../src/client/input-requests.js';
+import { DispatchPool } from '../../src/client/answering/dispatch-pool.js';
+import { retryParams } from '../../src/client/answering/input-requests.js';
+import { RpcChannel } from '../../src/client/rpc-channel.js';
+import { MemoryTransport } from '../../src/index.js';
 import { hubUrl, useClients, useHttpServers } from './modern-harness.js';
 
 const servers = useHttpServers();
 const open = useClients();
 
-// The client's dispatch pool lives as long as the client, and every input round
-// follows its `ended` signal: a listener per round on it made Node warn of a leak.
+// The client's channel and dispatch pool live as long as the client, and every
+// input round ends with the channel: a listener per round on a long-lived signal
+// made Node warn of a leak.
 describe('input rounds and the long-lived pool signal', () => {
   const warnings: Error[] = [];
   const onWarning = (warning: Error) => warnings.push(warning);
@@ -44,8 +47,13 @@ describe('input rounds and the long-lived pool signal', () => {
     expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning')).toEqual([]);
   });
 
-  it('a round whose call was aborted before it began adds no listener to the pool and fails with the reason', async () => {
-    const pool = new DispatchPool(4);
+  it('a round whose call was aborted before it began runs no handler and fails with the reason', async () => {
+    const [clientEnd] = MemoryTransport.createPair();
+    const channel = new RpcChannel(
+      clientEnd,
+      { onRequest: async () => ({}), onNotification: () => {}, onError: () => {}, drain: () => undefined },
+      { requestTimeout: 1000, maxTotalTimeout: 0, closeGrace: 0 },
+    );
     const stop = new AbortController();
     stop.abort(new DOMException('the user went away', 'AbortError'));
     const input = { resultType: 'input_required', inputRequests: { name: { method: 'elicitation/create' } } } as const;
@@ -54,9 +62,15 @@ describe('input rounds and the long-lived pool signal', () => {
       answered++;
       return {};
     };
-    const round = { pool, signal: stop.signal, timeout: 0, maxInputRequests: 16 };
-    await expect(retryParams(answer, 'tools/call', input, round)).rejects.toMatchObject({ name: 'AbortError' });
+    const round = {
+      answer,
+      pool: new DispatchPool(4),
+      maxInputRequests: 16,
+      run: <T>(work: (signal: AbortSignal) => Promise<T>) => channel.run('tools/call', { signal: stop.signal }, work),
+    };
+    await expect(retryParams('tools/call', input, round)).rejects.toMatchObject({ name: 'AbortError' });
     expect(answered).toBe(0);
-    expect(getEventListeners(pool.ended, 'abort')).toHaveLength(0);
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
+    await channel.close();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Client, McpError, RpcError } from '../../src/index.js';
+import { type Client, LimitError, RpcError } from '../../src/index.js';
 import {
   exchangeLog,
   hubUrl,
@@ -134,8 +134,8 @@ describe('MRTR on the wire (HTTP /v2)', () => {
       client: { ...recordingHandlers().options, limits: { maxInputRounds: 1 } },
     });
     const error = await client.callTool('mrtr-rounds', { rounds: 3 }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(McpError);
-    expect((error as Error).message).toMatch(/maxInputRounds/);
+    expect(error).toBeInstanceOf(LimitError);
+    expect(error).toMatchObject({ limit: 'limits.maxInputRounds', value: 1 });
     expect(calls.filter((call) => call.rpcMethod === 'tools/call')).toHaveLength(2);
     // The client is still usable.
     expect((await client.callTool('echo', { text: 'after' })).text).toBe('after');

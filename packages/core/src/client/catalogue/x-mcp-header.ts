@@ -1,5 +1,5 @@
-import type { Tool } from '../protocol/tools.js';
-import { encodeHeaderValue } from './header-values.js';
+import type { Tool } from '../../protocol/tools.js';
+import { encodeHeaderValue } from '../header-values.js';
 
 /** One tool parameter mirrored into an `Mcp-Param-{name}` header. */
 export interface HeaderParam {

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import type { ServerCapabilities } from '../protocol/capabilities.js';
-import type { RequestId } from '../protocol/jsonrpc.js';
-import { META_SUBSCRIPTION_ID } from '../protocol/meta.js';
-import { SubscriptionFilterSchema } from '../protocol/subscriptions.js';
-import { backoffDelay, sleep } from '../util/backoff.js';
-import { type ClientOptions, DEFAULT_MAX_QUEUED_EVENTS } from './options.js';
+import type { ServerCapabilities } from '../../protocol/capabilities.js';
+import type { RequestId } from '../../protocol/jsonrpc.js';
+import { META_SUBSCRIPTION_ID } from '../../protocol/meta.js';
+import { SubscriptionFilterSchema } from '../../protocol/subscriptions.js';
+import { backoffDelay, sleep } from '../../util/backoff.js';
+import { type ClientOptions, DEFAULT_MAX_QUEUED_EVENTS } from '../options.js';
 import { type ListenEvent, type ListenFilter, type QueueBound, Subscription, wants } from './subscription.js';
 
 /** Times a modern listen stream is reopened after it broke, before the subscription fails. */

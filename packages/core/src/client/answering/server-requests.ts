@@ -1,10 +1,13 @@
 import * as v from 'valibot';
-import { RpcError } from '../errors/rpc-error.js';
-import { ElicitRequestParamsSchema } from '../protocol/elicitation.js';
-import { ErrorCode } from '../protocol/error-codes.js';
-import { CreateMessageRequestParamsSchema } from '../protocol/sampling.js';
-import { isLoopback } from '../util/loopback.js';
-import type { ClientOptions, ElicitationHandler } from './options.js';
+import { RpcError } from '../../errors/rpc-error.js';
+import { ElicitRequestParamsSchema } from '../../protocol/elicitation.js';
+import { ErrorCode } from '../../protocol/error-codes.js';
+import { CreateMessageRequestParamsSchema } from '../../protocol/sampling.js';
+import { isLoopback } from '../../util/loopback.js';
+import type { ClientOptions, ElicitationHandler } from '../options.js';
+
+/** Answers one thing the server asks of the client; throws RpcError for what cannot be answered. */
+export type AnswerRequest = (method: string, params: unknown, signal: AbortSignal) => Promise<Record<string, unknown>>;
 
 /**
  * Answers what a server asks of the client — sampling, elicitation, roots, ping —

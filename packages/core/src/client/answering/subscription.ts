@@ -1,6 +1,6 @@
-import { McpError } from '../errors/mcp-error.js';
-import { MessageQueue } from '../transport/message-queue.js';
-import { asyncDispose } from '../util/dispose.js';
+import { LimitError } from '../../errors/limit-error.js';
+import { MessageQueue } from '../../transport/message-queue.js';
+import { asyncDispose } from '../../util/dispose.js';
 
 /** What to hear about; `resources` lists the URIs whose updates to receive. */
 export interface ListenFilter {
@@ -87,8 +87,10 @@ export class Subscription implements AsyncIterable<ListenEvent>, AsyncDisposable
       if (this.#dropping) return;
       this.#dropping = true;
       onError(
-        new McpError(
-          `listen(): dropped ${event.method}: ${maxQueued} events wait unread in this subscription (limits.maxQueuedEvents); more are dropped until it is read`,
+        new LimitError(
+          'limits.maxQueuedEvents',
+          maxQueued,
+          `listen(): dropped ${event.method}: ${maxQueued} events wait unread in this subscription; more are dropped until it is read`,
         ),
       );
       return;

@@ -1,3 +1,5 @@
+import { within } from '../pending-calls.js';
+
 /**
  * A fixed number of slots for handler work: the server's requests and
  * notifications, and the answers to 2026-07-28 input requests. `tryRun` never
@@ -6,26 +8,28 @@
  * (one round's input requests) waits for `freed()` and tries again.
  */
 export class DispatchPool {
-  readonly #size: number;
+  /** How many tasks run at once at most (limits.maxConcurrentHandlers, at least 1). */
+  readonly size: number;
   readonly #running = new Set<Promise<void>>();
   /** What `freed()` handed out, settled (and forgotten) when the next task ends. */
   #freed: Promise<void> | undefined;
   #onFreed: (() => void) | undefined;
-  readonly #end = new AbortController();
 
   constructor(size: number) {
-    this.#size = Math.max(1, size);
-  }
-
-  /** Aborted, with the reason, when the connection ends: what handlers run for learns it here. */
-  get ended(): AbortSignal {
-    return this.#end.signal;
+    this.size = Math.max(1, size);
   }
 
   /** Starts `task` if a slot is free. The task must not reject (callers catch inside). */
   tryRun(task: () => Promise<void>): boolean {
-    if (this.#running.size >= this.#size) return false;
-    this.#start(task);
+    if (this.#running.size >= this.size) return false;
+    const release = (): void => {
+      this.#running.delete(run);
+      const onFreed = this.#onFreed;
+      this.#freed = this.#onFreed = undefined;
+      onFreed?.();
+    };
+    const run = task().then(release, release);
+    this.#running.add(run);
     return true;
   }
 
@@ -41,39 +45,9 @@ export class DispatchPool {
     return this.#freed;
   }
 
-  /** The connection ended: `ended` aborts with `reason`. */
-  end(reason: Error): void {
-    this.#end.abort(reason);
-  }
-
   /** Resolves when every running task ended, or after `graceMs`, whichever is first. */
   drain(graceMs: number): Promise<void> {
     if (this.#running.size === 0) return Promise.resolve();
     return within(Promise.allSettled([...this.#running]), graceMs);
   }
-
-  #start<T>(task: () => Promise<T>): Promise<T> {
-    const result = task();
-    const release = (): void => {
-      this.#running.delete(run);
-      const onFreed = this.#onFreed;
-      this.#freed = this.#onFreed = undefined;
-      onFreed?.();
-    };
-    const run = result.then(release, release);
-    this.#running.add(run);
-    return result;
-  }
 }
-
-/** Waits for `work` to settle, but no longer than `ms`; never rejects. */
-export async function within(work: Promise<unknown>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const grace = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  await Promise.race([work.then(noop, noop), grace]);
-  clearTimeout(timer);
-}
-
-const noop = (): void => {};

@@ -1,0 +1,92 @@
+import { LimitError } from '../../errors/limit-error.js';
+import type { JsonRpcNotification } from '../../protocol/jsonrpc.js';
+import {
+  type ClientOptions,
+  DEFAULT_MAX_CONCURRENT_HANDLERS,
+  DEFAULT_MAX_INPUT_REQUESTS,
+  DEFAULT_MAX_INPUT_ROUNDS,
+} from '../options.js';
+import type { RpcChannel } from '../rpc-channel.js';
+import { DispatchPool } from './dispatch-pool.js';
+import { answerRounds, type CallRounds, type RoundBounds } from './input-requests.js';
+import { Listeners } from './listeners.js';
+import { ServerRequests } from './server-requests.js';
+
+/**
+ * Answering the server, a module the Session loads the first time the server
+ * asks for something or the app listens: the handlers of server requests
+ * (sampling, elicitation, roots) and of notifications, in a bounded pool of
+ * slots; the 2026-07-28 input rounds (MRTR), answered with the same handlers;
+ * and the `listen()` subscriptions. A program whose servers never ask and that
+ * never listens never downloads it.
+ */
+export class Answering {
+  readonly #options: ClientOptions;
+  readonly #channel: RpcChannel;
+  readonly #pool: DispatchPool;
+  readonly #requests: ServerRequests;
+  readonly #rounds: RoundBounds;
+  /** The open subscriptions, and where each notification goes. */
+  readonly listeners: Listeners;
+
+  constructor(channel: RpcChannel, options: ClientOptions) {
+    const { limits } = options;
+    this.#options = options;
+    this.#channel = channel;
+    this.#pool = new DispatchPool(limits?.maxConcurrentHandlers ?? DEFAULT_MAX_CONCURRENT_HANDLERS);
+    const requests = new ServerRequests(options);
+    this.#requests = requests;
+    this.#rounds = {
+      answer: (method, params, signal) => requests.handle(method, params, signal),
+      pool: this.#pool,
+      maxRounds: limits?.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+      maxInputRequests: limits?.maxInputRequests ?? DEFAULT_MAX_INPUT_REQUESTS,
+      channel,
+    };
+    this.listeners = new Listeners(options);
+  }
+
+  /** Answers a server request in a handler slot; with every slot taken it is refused at once. */
+  answer(method: string, params: unknown, signal: AbortSignal): Promise<Record<string, unknown>> {
+    return new Promise((resolve, reject) => {
+      if (!this.#pool.tryRun(() => this.#requests.handle(method, params, signal).then(resolve, reject))) {
+        reject(this.#busy('client busy: too many concurrent server requests'));
+      }
+    });
+  }
+
+  /**
+   * Hands a notification to the app's `onNotification` in a handler slot, which
+   * an async handler holds until it settles; with every slot taken the app's copy
+   * is dropped and `onError` hears of it.
+   */
+  notify({ method, params }: JsonRpcNotification): void {
+    const handler = this.#options.onNotification;
+    if (!handler) return;
+    const started = this.#pool.tryRun(async () => {
+      try {
+        await handler(method, params);
+      } catch (error) {
+        this.#channel.report(error);
+      }
+    });
+    // The channel already acted on progress and cancellation: losing the app's copy is no news.
+    if (!started && method !== 'notifications/progress' && method !== 'notifications/cancelled') {
+      this.#channel.report(this.#busy(`mcp: dropped ${method}: every dispatch slot is busy`));
+    }
+  }
+
+  /** Drives a call's input rounds from its first `input_required` result (2026-07-28 §MRTR). */
+  answerRounds<T>(raw: unknown, call: CallRounds<T>): Promise<T> {
+    return answerRounds(raw, call, this.#rounds);
+  }
+
+  /** Waits for running handlers to end, no longer than `graceMs` (close). */
+  drain(graceMs: number): Promise<void> {
+    return this.#pool.drain(graceMs);
+  }
+
+  #busy(message: string): LimitError {
+    return new LimitError('limits.maxConcurrentHandlers', this.#pool.size, message);
+  }
+}

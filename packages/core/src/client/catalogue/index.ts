@@ -1,0 +1,106 @@
+/**
+ * What the server offers beyond calling a tool, a module the Session loads the
+ * first time one of its parts is needed: resources, prompts and completion (the
+ * bodies of the Client's methods and their decoders), the TTL cache of listings
+ * (2026-07-28 §Caching) and the tools' `x-mcp-header` rules. A program that only
+ * lists and calls tools on a server sending neither hint never downloads it.
+ */
+import { ResourceNotFoundError } from '../../errors/resource-not-found-error.js';
+import { RpcError } from '../../errors/rpc-error.js';
+import type { PromptReference, ResourceTemplateReference } from '../../protocol/completion.js';
+import { ErrorCode } from '../../protocol/error-codes.js';
+import type { Prompt } from '../../protocol/prompts.js';
+import type { Resource, ResourceTemplate } from '../../protocol/resources.js';
+import { type CapabilityPath, hasCapability } from '../capabilities.js';
+import type { ServerIdentity } from '../era.js';
+import type { CallOptions } from '../options.js';
+import type { Page } from '../pagination.js';
+import {
+  type Completion,
+  type PromptResult,
+  parseComplete,
+  parsePrompt,
+  parsePrompts,
+  parseRead,
+  parseResources,
+  parseTemplates,
+  type ReadResourceResult,
+} from '../results/catalogue.js';
+
+export { ResultCache } from './result-cache.js';
+export { headerAnnotations, paramHeaders } from './x-mcp-header.js';
+
+/** What the catalogue asks of the Session: its one request path (gated, cached, renewed) and what the server is. */
+export interface CatalogueHost {
+  readonly server: ServerIdentity | undefined;
+  request<T>(
+    method: string,
+    capability: CapabilityPath | undefined,
+    params: Record<string, unknown> | undefined,
+    parse: (raw: unknown) => T,
+    options?: CallOptions,
+  ): Promise<T>;
+  list<T>(
+    method: string,
+    capability: CapabilityPath,
+    parse: (raw: unknown) => Page<T>,
+    options?: CallOptions,
+  ): Promise<T[]>;
+}
+
+export function listResources(host: CatalogueHost, options?: CallOptions): Promise<Resource[]> {
+  return host.list('resources/list', 'resources', parseResources, options);
+}
+
+export function listResourceTemplates(host: CatalogueHost, options?: CallOptions): Promise<ResourceTemplate[]> {
+  return host.list('resources/templates/list', 'resources', parseTemplates, options);
+}
+
+export function listPrompts(host: CatalogueHost, options?: CallOptions): Promise<Prompt[]> {
+  return host.list('prompts/list', 'prompts', parsePrompts, options);
+}
+
+/** `resources/read`; a missing resource is a `ResourceNotFoundError`, whichever code the server's era uses for it. */
+export async function readResource(
+  host: CatalogueHost,
+  uri: string,
+  options?: CallOptions,
+): Promise<ReadResourceResult> {
+  try {
+    return await host.request('resources/read', 'resources', { uri }, parseRead, options);
+  } catch (error) {
+    const notFound =
+      error instanceof RpcError &&
+      (error.code === ErrorCode.ResourceNotFound || error.code === ErrorCode.InvalidParams);
+    throw notFound ? new ResourceNotFoundError(uri, error) : error;
+  }
+}
+
+export function getPrompt(
+  host: CatalogueHost,
+  name: string,
+  args: Record<string, string> | undefined,
+  options?: CallOptions,
+): Promise<PromptResult> {
+  return host.request('prompts/get', 'prompts', { name, ...(args && { arguments: args }) }, parsePrompt, options);
+}
+
+export function complete(
+  host: CatalogueHost,
+  ref: PromptReference | ResourceTemplateReference,
+  argument: { readonly name: string; readonly value: string },
+  context: Record<string, string> | undefined,
+  options?: CallOptions,
+): Promise<Completion> {
+  const params = { ref, argument, ...(context && { context: { arguments: context } }) };
+  return host.request('completion/complete', completionCapability(host.server), params, parseComplete, options);
+}
+
+/** 2024-11-05 had no `completions` capability; servers then offered completion with prompts or resources. */
+function completionCapability(server: ServerIdentity | undefined): CapabilityPath {
+  const caps = server?.capabilities;
+  if (server?.protocolVersion === '2024-11-05' && !hasCapability(caps, 'completions')) {
+    return hasCapability(caps, 'prompts') ? 'prompts' : 'resources';
+  }
+  return 'completions';
+}

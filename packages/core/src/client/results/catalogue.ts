@@ -1,0 +1,143 @@
+import { type CompleteResult, CompleteResultSchema } from '../../protocol/completion.js';
+import { type GetPromptResult, GetPromptResultSchema, ListPromptsResultSchema } from '../../protocol/prompts.js';
+import {
+  ListResourcesResultSchema,
+  ListResourceTemplatesResultSchema,
+  ReadResourceResultSchema,
+  type ReadResourceWireResult,
+} from '../../protocol/resources.js';
+import { decodeBase64 } from '../../util/decode-base64.js';
+import { page } from '../pagination.js';
+import { type Part, resultParser, str } from './decode.js';
+
+/**
+ * The results of resources, prompts and completion: what the Client returns for
+ * them, and their decoders. Only the catalogue module imports this file, so its
+ * schemas and mappers stay out of a program that never reads a resource.
+ */
+
+/** One resource body; exactly one of `text` and `blob` is set. */
+export interface ResourceContent {
+  readonly uri: string;
+  readonly mimeType?: string;
+  readonly text?: string;
+  /** The decoded bytes of a base64 `blob`. */
+  readonly blob?: Uint8Array;
+  readonly _meta?: Record<string, unknown>;
+}
+
+/** What `readResource` returns. */
+export interface ReadResourceResult {
+  readonly contents: readonly ResourceContent[];
+  readonly _meta?: Record<string, unknown>;
+}
+
+/** One content part of a prompt message; which fields are set depends on `type`. */
+export interface PromptPart {
+  /** Always set; unknown kinds keep their type and `raw`, with no error. */
+  readonly type: string;
+  readonly text?: string;
+  /** Decoded bytes of an `image` or `audio` part. */
+  readonly data?: Uint8Array;
+  readonly mimeType?: string;
+  /** The resource of a `resource` part. */
+  readonly resource?: ResourceContent;
+  /** The URI of a `resource_link` part. */
+  readonly uri?: string;
+  /** The part as the server sent it. */
+  readonly raw: Readonly<Record<string, unknown>>;
+}
+
+export interface PromptMessageResult {
+  readonly role: string;
+  readonly content: readonly PromptPart[];
+}
+
+/** What `getPrompt` returns. */
+export interface PromptResult {
+  readonly description?: string;
+  readonly messages: readonly PromptMessageResult[];
+  readonly _meta?: Record<string, unknown>;
+}
+
+/** What `complete` returns. */
+export interface Completion {
+  readonly values: readonly string[];
+  /** The server's total count of matches, when it gave one. */
+  readonly total?: number;
+  readonly hasMore: boolean;
+}
+
+/** One resource body with a base64 `blob` decoded to bytes. */
+export function toResourceContent(contents: Part): ResourceContent {
+  const mimeType = str(contents, 'mimeType');
+  const text = str(contents, 'text');
+  const blob = str(contents, 'blob');
+  const meta = contents._meta as Record<string, unknown> | undefined;
+  return {
+    uri: str(contents, 'uri') ?? '',
+    ...(mimeType !== undefined && { mimeType }),
+    ...(text !== undefined ? { text } : blob !== undefined && { blob: decodeBase64(blob) }),
+    ...(meta !== undefined && { _meta: meta }),
+  };
+}
+
+export function toReadResourceResult(result: ReadResourceWireResult): ReadResourceResult {
+  return {
+    contents: (result.contents as readonly Part[]).map(toResourceContent),
+    ...(result._meta !== undefined && { _meta: result._meta }),
+  };
+}
+
+/** Flattens one prompt content part; unknown kinds keep their type and raw form. */
+export function toPromptPart(part: Part): PromptPart {
+  const type = str(part, 'type') ?? 'unknown';
+  const mimeType = str(part, 'mimeType');
+  const base = { type, raw: part, ...(mimeType !== undefined && { mimeType }) };
+  switch (type) {
+    case 'text':
+      return { ...base, text: str(part, 'text') ?? '' };
+    case 'image':
+    case 'audio':
+      return { ...base, data: decodeBase64(str(part, 'data') ?? '') };
+    case 'resource': {
+      const resource = toResourceContent((part.resource ?? {}) as Part);
+      return { ...base, resource, ...(resource.mimeType !== undefined && { mimeType: resource.mimeType }) };
+    }
+    case 'resource_link': {
+      const uri = str(part, 'uri');
+      return { ...base, ...(uri !== undefined && { uri }) };
+    }
+    default:
+      return base;
+  }
+}
+
+export function toPromptResult(result: GetPromptResult): PromptResult {
+  const messages = result.messages.map((message) => {
+    const content = message.content as unknown;
+    const parts = (Array.isArray(content) ? content : [content]) as Part[];
+    return { role: message.role, content: parts.map(toPromptPart) };
+  });
+  return {
+    ...(result.description !== undefined && { description: result.description }),
+    messages,
+    ...(result._meta !== undefined && { _meta: result._meta }),
+  };
+}
+
+export function toCompletion(result: CompleteResult): Completion {
+  const { values, total, hasMore } = result.completion;
+  return { values, ...(total !== undefined && { total }), hasMore: hasMore === true };
+}
+
+export const parseRead = resultParser('resources/read', ReadResourceResultSchema, toReadResourceResult);
+export const parsePrompt = resultParser('prompts/get', GetPromptResultSchema, toPromptResult);
+export const parseComplete = resultParser('completion/complete', CompleteResultSchema, toCompletion);
+export const parseResources = resultParser('resources/list', ListResourcesResultSchema, (r) =>
+  page(r.resources, r.nextCursor),
+);
+export const parseTemplates = resultParser('resources/templates/list', ListResourceTemplatesResultSchema, (r) =>
+  page(r.resourceTemplates, r.nextCursor),
+);
+export const parsePrompts = resultParser('prompts/list', ListPromptsResultSchema, (r) => page(r.prompts, r.nextCursor));

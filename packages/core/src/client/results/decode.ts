@@ -1,0 +1,83 @@
+import * as v from 'valibot';
+import { ProtocolError } from '../../errors/protocol-error.js';
+import type { ContentBlock } from '../../protocol/content.js';
+import { protocolIssues } from '../../protocol/issues.js';
+import { EmptyResultSchema } from '../../protocol/ping.js';
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  ListToolsResultSchema,
+  type ToolResult,
+} from '../../protocol/tools.js';
+import { page } from '../pagination.js';
+
+/**
+ * Result decoding: each method's result validated at the edge, then mapped to
+ * what the caller gets. This file holds the shared parse-with-schema and the
+ * decoders every program needs (tools, empty and raw results); those of
+ * resources, prompts and completion are in `catalogue.ts`, which only the
+ * catalogue module imports, so a program that never reads a resource never
+ * downloads them.
+ */
+
+/**
+ * A parser for one method's result: validates the shape at the edge, then maps it
+ * to what the caller returns. A wrong shape, or a mapping that fails (say, bad
+ * base64), rejects that one call with a ProtocolError naming the method.
+ */
+export function resultParser<S extends v.GenericSchema, T = v.InferOutput<S>>(
+  method: string,
+  schema: S,
+  map?: (value: v.InferOutput<S>) => T,
+): (raw: unknown) => T {
+  return (raw) => {
+    const parsed = v.safeParse(schema, raw);
+    if (!parsed.success) {
+      throw new ProtocolError(`${method}: invalid result: ${v.summarize(parsed.issues)}`, {
+        issues: protocolIssues(parsed.issues),
+        received: raw,
+      });
+    }
+    if (!map) return parsed.output as T;
+    try {
+      return map(parsed.output);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ProtocolError(`${method}: invalid result: ${reason}`, { received: raw }, { cause: error });
+    }
+  };
+}
+
+/** A content part or resource body as it came off the wire. */
+export type Part = Readonly<Record<string, unknown>>;
+
+/** The string at `key`, if that is what it holds. */
+export const str = (part: Part, key: string): string | undefined => {
+  const value = part[key];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/** Keeps every part verbatim and in order; `text` joins the text parts. */
+export function toToolResult(result: CallToolResult): ToolResult {
+  const content = result.content as readonly ContentBlock[];
+  let text = '';
+  for (const part of content as readonly Part[]) {
+    if (part.type === 'text') text += str(part, 'text') ?? '';
+  }
+  return {
+    content,
+    text,
+    isError: result.isError === true,
+    ...(result.structuredContent !== undefined && { structuredContent: result.structuredContent }),
+    ...(result._meta !== undefined && { _meta: result._meta }),
+  };
+}
+
+export const parseEmpty = resultParser('result', EmptyResultSchema, () => undefined);
+export const parseCallTool = resultParser('tools/call', CallToolResultSchema, toToolResult);
+export const parseTools = resultParser('tools/list', ListToolsResultSchema, (r) => page(r.tools, r.nextCursor));
+/** Any result object, kept whole (`Client.request`). */
+export const parseObject = (method: string) => resultParser(method, v.looseObject({}));
+
+/** A listen stream's final result (the server ended it); its content does not matter. */
+export const parseAny = (raw: unknown): unknown => raw;
