@@ -21,6 +21,7 @@ export class MemoryTransport implements Transport {
     return [a, b];
   }
 
+  /** Delivers `message` to the other end as JSON text; rejects once this end is closed. */
   send(message: JsonRpcMessage): Promise<void> {
     if (this.#closed) return Promise.reject(new ClientClosedError('MemoryTransport: closed'));
     const peer = this.#peer;
@@ -32,10 +33,12 @@ export class MemoryTransport implements Transport {
     this.#inbound.push({ type: 'message', message: JSON.parse(text) as unknown });
   }
 
+  /** What the other end sent; ends when either end closes. */
   messages(): AsyncIterable<TransportEvent> {
     return this.#inbound;
   }
 
+  /** Closes both ends' streams, as closing a pipe does. Idempotent. */
   close(): Promise<void> {
     if (this.#closed) return Promise.resolve();
     this.#closed = true;

@@ -18,6 +18,7 @@ export class MessageQueue<T> implements AsyncIterable<T> {
     return this.#ended;
   }
 
+  /** Queues `item` for the consumer, never waiting; dropped once the queue ended. */
   push(item: T): void {
     if (this.#ended) return;
     const waiter = this.#waiter;
@@ -29,10 +30,12 @@ export class MessageQueue<T> implements AsyncIterable<T> {
     }
   }
 
+  /** Ends the iteration after what is queued (a transport closed, or its peer closed cleanly). Idempotent. */
   end(): void {
     this.#finish(undefined);
   }
 
+  /** Ends the iteration, after what is queued, by throwing `error` (the connection died). */
   fail(error: unknown): void {
     this.#finish({ error });
   }
@@ -65,6 +68,7 @@ export class MessageQueue<T> implements AsyncIterable<T> {
     });
   }
 
+  /** The one consumer's iterator; a second call throws. Breaking out of the loop ends the queue. */
   [Symbol.asyncIterator](): AsyncIterator<T> {
     if (this.#iterated) throw new Error('MessageQueue can be iterated only once');
     this.#iterated = true;

@@ -43,6 +43,11 @@ export class HttpRequester implements Requester {
     this.#tokenEpoch++;
   }
 
+  /**
+   * Sends `request` and resolves with the response that stands: after the retry
+   * policy (429, 503, network failures), redirects, and the resends `auth` asks
+   * for. Rejects with the network failure that stands, or the call's abort reason.
+   */
   async send(request: HttpRequest): Promise<Response> {
     const { auth } = this.#options;
     for (let resends = 0; ; resends++) {

@@ -34,6 +34,7 @@ export interface StreamReconnectOptions {
   readonly maxFailures?: number;
 }
 
+/** How a `StreamableHttpTransport` talks to its endpoint; every option has a default. */
 export interface StreamableHttpTransportOptions {
   /** Sent on every request. */
   readonly headers?: Readonly<Record<string, string>>;
@@ -78,5 +79,7 @@ export interface StreamableHttpTransportOptions {
   readonly closeTimeout?: number;
 }
 
+/** `maxMessageBytes` unless given: 64 MiB. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+/** `closeTimeout` unless given, in ms. */
 export const DEFAULT_CLOSE_TIMEOUT = 5000;
