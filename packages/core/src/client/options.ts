@@ -48,14 +48,19 @@ export type NotificationHandler =
   | ((method: string, params: Readonly<Record<string, unknown>> | undefined) => void)
   | ((method: string, params: Readonly<Record<string, unknown>> | undefined) => Promise<void>);
 
-/** Bounds that keep a misbehaving server from exhausting the client; each yields a clear error when hit. */
+/**
+ * Bounds that keep a misbehaving server from exhausting the client. Each, when
+ * hit, fails only what it bounds, with a `LimitError` naming the option
+ * (`limits.maxPages`, …) and its value; time bounds are `TimeoutError`s.
+ */
 export interface ClientLimits {
   /** Pages a `list*` method follows before it fails (default 1000). */
   readonly maxPages?: number;
   /**
    * Server requests and notifications handled at once; beyond it requests are
-   * refused and notifications dropped (default 16). 2026-07-28 input requests
-   * share these slots, and wait for one instead.
+   * refused (the server gets an error) and notifications dropped (`onError` gets
+   * the `LimitError`), default 16. 2026-07-28 input requests share these slots,
+   * and wait for one instead.
    */
   readonly maxConcurrentHandlers?: number;
   /** How long `close()` waits for in-flight handlers, in ms (default 2000). */
@@ -137,7 +142,14 @@ export interface ClientOptions {
   readonly limits?: ClientLimits;
   /** Continue a session from `client.session` of an earlier client: `connect()` then skips the handshake. */
   readonly resume?: SessionSnapshot;
-  /** This client's own memory of which era each server speaks (default: one shared, bounded cache). */
+  /**
+   * Where this client remembers which era each server speaks, so a later
+   * `connect()` to the same server skips the 2026-07-28 probe. Default: one cache
+   * shared by every client not given its own, bounded to the 256 servers used
+   * most recently. Give a `new Map()` to keep a client's verdicts to itself (a
+   * test, a server whose era may change), or a store of your own to keep them
+   * across processes.
+   */
   readonly eraCache?: EraCache;
 }
 

@@ -44,6 +44,7 @@ export interface ChannelHooks {
   readonly drain: (graceMs: number) => Promise<void> | undefined;
 }
 
+/** The channel's defaults and bounds, from the client's options. */
 export interface ChannelOptions {
   readonly requestTimeout: number;
   /** A call's hard cap when it gives none (ClientOptions.maxTotalTimeout); 0 or Infinity: none. */
@@ -63,6 +64,7 @@ export interface CallBounds extends CallOptions {
   readonly startedAt?: number;
 }
 
+/** One request as the channel sends it: the call's bounds, how to read its result, what the transport is told. */
 export interface RequestOptions<T> extends CallBounds {
   /** Turns the raw result into the call's value; throws ProtocolError on a wrong shape. */
   readonly parse: (result: unknown) => T;
@@ -127,6 +129,11 @@ export class RpcChannel {
     return this.#ended;
   }
 
+  /**
+   * Sends a request and resolves with its parsed result. Gives up — with a
+   * `notifications/cancelled` unless it may not be cancelled — when the caller
+   * aborts or a deadline passes; rejects with what the server answered otherwise.
+   */
   request<T>(method: string, params: Record<string, unknown> | undefined, options: RequestOptions<T>): Promise<T> {
     const refusal = this.#refusal(method, options);
     if (refusal !== undefined) return Promise.reject(refusal);

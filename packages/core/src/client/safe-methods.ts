@@ -19,6 +19,7 @@ const SAFE_METHODS: ReadonlySet<string> = new Set([
   'completion/complete',
 ]);
 
+/** Whether repeating `method` is harmless (see SAFE_METHODS). */
 export const isSafeToRepeat = (method: string): boolean => SAFE_METHODS.has(method);
 
 /** Send options of a request with no signal and no headers, shared rather than built per call. */

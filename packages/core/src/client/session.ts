@@ -123,10 +123,12 @@ export class Session {
     });
   }
 
+  /** Which era the server speaks; `legacy` until `connect()` finds out. */
   get era(): EraKind {
     return this.#era.kind;
   }
 
+  /** What the server said of itself when the session began; undefined until then. */
   get server(): ServerIdentity | undefined {
     return this.#server;
   }

@@ -27,6 +27,7 @@ import {
   type ReadResourceResult,
 } from '../results/catalogue.js';
 
+// The TTL cache and the x-mcp-header rules, which the Session and its tool registry use.
 export { ResultCache } from './result-cache.js';
 export { headerAnnotations, paramHeaders } from './x-mcp-header.js';
 
@@ -48,14 +49,17 @@ export interface CatalogueHost {
   ): Promise<T[]>;
 }
 
+/** Every resource, following pagination to the end. */
 export function listResources(host: CatalogueHost, options?: CallOptions): Promise<Resource[]> {
   return host.list('resources/list', 'resources', parseResources, options);
 }
 
+/** Every resource template, following pagination to the end. */
 export function listResourceTemplates(host: CatalogueHost, options?: CallOptions): Promise<ResourceTemplate[]> {
   return host.list('resources/templates/list', 'resources', parseTemplates, options);
 }
 
+/** Every prompt, following pagination to the end. */
 export function listPrompts(host: CatalogueHost, options?: CallOptions): Promise<Prompt[]> {
   return host.list('prompts/list', 'prompts', parsePrompts, options);
 }
@@ -76,6 +80,7 @@ export async function readResource(
   }
 }
 
+/** `prompts/get`: a prompt rendered with `args`. */
 export function getPrompt(
   host: CatalogueHost,
   name: string,
@@ -85,6 +90,7 @@ export function getPrompt(
   return host.request('prompts/get', 'prompts', { name, ...(args && { arguments: args }) }, parsePrompt, options);
 }
 
+/** `completion/complete`, under the capability the server's revision offers it with. */
 export function complete(
   host: CatalogueHost,
   ref: PromptReference | ResourceTemplateReference,

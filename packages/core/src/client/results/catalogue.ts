@@ -48,6 +48,7 @@ export interface PromptPart {
   readonly raw: Readonly<Record<string, unknown>>;
 }
 
+/** One message of a rendered prompt: its role and its parts, flattened. */
 export interface PromptMessageResult {
   readonly role: string;
   readonly content: readonly PromptPart[];
@@ -82,6 +83,7 @@ export function toResourceContent(contents: Part): ResourceContent {
   };
 }
 
+/** A `resources/read` result with every `blob` decoded. */
 export function toReadResourceResult(result: ReadResourceWireResult): ReadResourceResult {
   return {
     contents: (result.contents as readonly Part[]).map(toResourceContent),
@@ -113,6 +115,7 @@ export function toPromptPart(part: Part): PromptPart {
   }
 }
 
+/** A `prompts/get` result, each message's content parts flattened (one part or a list, as revisions differ). */
 export function toPromptResult(result: GetPromptResult): PromptResult {
   const messages = result.messages.map((message) => {
     const content = message.content as unknown;
@@ -126,11 +129,13 @@ export function toPromptResult(result: GetPromptResult): PromptResult {
   };
 }
 
+/** A `completion/complete` result; an absent `hasMore` is false. */
 export function toCompletion(result: CompleteResult): Completion {
   const { values, total, hasMore } = result.completion;
   return { values, ...(total !== undefined && { total }), hasMore: hasMore === true };
 }
 
+/** The decoders of the catalogue's methods: validated at the edge, then mapped (lists to one page each). */
 export const parseRead = resultParser('resources/read', ReadResourceResultSchema, toReadResourceResult);
 export const parsePrompt = resultParser('prompts/get', GetPromptResultSchema, toPromptResult);
 export const parseComplete = resultParser('completion/complete', CompleteResultSchema, toCompletion);

@@ -73,8 +73,11 @@ export function toToolResult(result: CallToolResult): ToolResult {
   };
 }
 
+/** An empty result (`ping`, `logging/setLevel`, `resources/subscribe`): nothing for the caller. */
 export const parseEmpty = resultParser('result', EmptyResultSchema, () => undefined);
+/** A `tools/call` result as the caller gets it (`ToolResult`). */
 export const parseCallTool = resultParser('tools/call', CallToolResultSchema, toToolResult);
+/** One page of `tools/list`. */
 export const parseTools = resultParser('tools/list', ListToolsResultSchema, (r) => page(r.tools, r.nextCursor));
 /** Any result object, kept whole (`Client.request`). */
 export const parseObject = (method: string) => resultParser(method, v.looseObject({}));
