@@ -12,12 +12,13 @@ export function unansweredError(text: string, requestId: RequestId): Error {
   let message: unknown;
   try {
     message = JSON.parse(text);
-  } catch {
-    return new ProtocolError(`the response body is not JSON: ${excerpt}`);
+  } catch (error) {
+    return new ProtocolError(`the response body is not JSON: ${excerpt}`, {}, { cause: error });
   }
   const refusal = idLessError(message);
   if (refusal) return new RpcError(refusal.code, refusal.message, refusal.data);
-  return new ProtocolError(`the JSON response does not answer request ${JSON.stringify(requestId)}: ${excerpt}`);
+  const wrong = `the JSON response does not answer request ${JSON.stringify(requestId)}: ${excerpt}`;
+  return new ProtocolError(wrong, { received: message });
 }
 
 /** The error object of an error response that names no request, if `message` is one. */
