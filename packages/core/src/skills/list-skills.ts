@@ -8,7 +8,7 @@ import { ListSkillsPageSchema, type SkillEntry, SkillEntrySchema } from './schem
 
 /** Options of {@link listSkills}. */
 export interface ListSkillsOptions extends CallOptions {
-  /** Pages followed before the listing fails, so a looping cursor cannot hold the call (default 100). */
+  /** Pages followed before the listing fails with a `LimitError`, so a looping cursor cannot hold the call (default 100). */
   readonly maxPages?: number;
   /** Told about each entry left out for breaking the entry schema, with why. */
   readonly onInvalidEntry?: (entry: unknown, reason: string) => void;
@@ -27,14 +27,19 @@ export async function listSkills(client: Client, options: ListSkillsOptions = {}
   requireSkills(client, 'skills/list');
   const { maxPages = DEFAULT_MAX_SKILL_PAGES, onInvalidEntry, ...call } = options;
   const parse = resultParser('skills/list', ListSkillsPageSchema);
-  return collectPages('skills/list', maxPages, async (cursor): Promise<Page<SkillEntry>> => {
-    const page = parse(await client.request('skills/list', cursor === undefined ? {} : { cursor }, call));
-    const items: SkillEntry[] = [];
-    for (const raw of page.skills) {
-      const entry = v.safeParse(SkillEntrySchema, raw);
-      if (entry.success) items.push(entry.output);
-      else onInvalidEntry?.(raw, v.summarize(entry.issues));
-    }
-    return { items, nextCursor: page.nextCursor };
-  });
+  return collectPages(
+    'skills/list',
+    maxPages,
+    async (cursor): Promise<Page<SkillEntry>> => {
+      const page = parse(await client.request('skills/list', cursor === undefined ? {} : { cursor }, call));
+      const items: SkillEntry[] = [];
+      for (const raw of page.skills) {
+        const entry = v.safeParse(SkillEntrySchema, raw);
+        if (entry.success) items.push(entry.output);
+        else onInvalidEntry?.(raw, v.summarize(entry.issues));
+      }
+      return { items, nextCursor: page.nextCursor };
+    },
+    'maxPages',
+  );
 }
