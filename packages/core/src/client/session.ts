@@ -143,6 +143,9 @@ export class Session {
     this.#connecting ??= (async () => {
       this.#channel.start();
       const { resume } = this.#options;
+      // With handlers, load their module alongside the handshake: a notification that comes before a
+      // call's answer then reaches onNotification before the call resolves. A failed load is tried again.
+      const handlersReady = this.#serverMessages ? this.#answer().catch(() => undefined) : undefined;
       try {
         if (resume) {
           this.#era = isModernProtocolVersion(resume.protocolVersion) ? this.#modern : legacyEra;
@@ -155,6 +158,7 @@ export class Session {
           this.#era = choice.era;
           this.#started(choice.server);
         }
+        await handlersReady;
       } catch (error) {
         await this.close();
         throw error;

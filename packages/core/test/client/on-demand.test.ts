@@ -33,8 +33,9 @@ describe('answering the server, loaded on demand', () => {
   });
 
   it('a server request whose handlers cannot load gets an error reply, and the next one loads them again', async () => {
-    const { server } = await connected({ sampling: async () => SAMPLED });
     const load = failAnsweringLoads();
+    // connect() loads the handlers' module when the app gave handlers; a failed load does not fail connect.
+    const { server } = await connected({ sampling: async () => SAMPLED });
     const refused = await server.request('sampling/createMessage', SAMPLE_PARAMS);
     load.restore();
     expect(refused.error?.code).toBe(ErrorCode.InternalError);

@@ -13,8 +13,9 @@ import { Listeners } from './listeners.js';
 import { ServerRequests } from './server-requests.js';
 
 /**
- * Answering the server, a module the Session loads the first time the server
- * asks for something or the app listens: the handlers of server requests
+ * Answering the server, a module the Session loads at `connect()` when the app
+ * gave handlers, else the first time the server asks for something or the app
+ * listens: the handlers of server requests
  * (sampling, elicitation, roots) and of notifications, in a bounded pool of
  * slots; the 2026-07-28 input rounds (MRTR), answered with the same handlers;
  * and the `listen()` subscriptions. A program whose servers never ask and that
