@@ -13,7 +13,7 @@
  * own Client and closes it.
  */
 import { ScriptedServer } from '../packages/core/test/client/scripted-server.js';
-import { ROOTS, recordingHandlers } from '../packages/core/test/modern/recording-handlers.js';
+import { ROOTS, recordingHandlers } from '../packages/core/test/client/modern/recording-handlers.js';
 import { REFERENCE_TOOL_NAMES, toBase64 } from '../test-servers/reference/fixtures.mjs';
 import { createFaultScenario, onFirstToolCall, readFaultStats } from './faults.js';
 

@@ -17,7 +17,7 @@ import {
   StreamableHttpTransport,
   type StreamableHttpTransportOptions,
 } from '../../src/index.js';
-import { useClientGuards } from '../http/harness.js';
+import { useClientGuards } from '../transport/http/harness.js';
 import { expectHealthy, MiB } from './checks.js';
 
 /** Starts the hostile server for the file and stops it after. */

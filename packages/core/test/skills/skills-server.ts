@@ -17,7 +17,7 @@ import {
   createMcpHandler,
   McpServer,
 } from '../../../../test-servers/node_modules/@modelcontextprotocol/server/dist/index.mjs';
-import { toNodeListener } from '../http/test-servers.js';
+import { toNodeListener } from '../transport/http/test-servers.js';
 
 export interface SkillsServer {
   readonly url: string;

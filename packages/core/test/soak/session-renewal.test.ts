@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type CallOptions, HttpError, SessionExpiredError } from '../../src/index.js';
-import { until, useClients, useHttpServers } from '../http/harness.js';
-import type { FaultRule, SeenRequest } from '../http/test-servers.js';
+import { until, useClients, useHttpServers } from '../transport/http/harness.js';
+import type { FaultRule, SeenRequest } from '../transport/http/test-servers.js';
 
 const servers = useHttpServers();
 const open = useClients();
