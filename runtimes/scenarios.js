@@ -12,8 +12,9 @@
  * `{ modes, faults }`, and `assert` the helper of assert.js. Each one makes its
  * own Client and closes it.
  */
-import { ScriptedServer } from '../packages/core/test/client/scripted-server.js';
+
 import { ROOTS, recordingHandlers } from '../packages/core/test/client/modern/recording-handlers.js';
+import { ScriptedServer } from '../packages/core/test/client/scripted-server.js';
 import { REFERENCE_TOOL_NAMES, toBase64 } from '../test-servers/reference/fixtures.mjs';
 import { createFaultScenario, onFirstToolCall, readFaultStats } from './faults.js';
 
