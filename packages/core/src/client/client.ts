@@ -1,7 +1,5 @@
-import { RpcError } from '../errors/rpc-error.js';
 import type { ServerCapabilities } from '../protocol/capabilities.js';
 import type { PromptReference, ResourceTemplateReference } from '../protocol/completion.js';
-import { ErrorCode } from '../protocol/error-codes.js';
 import type { Implementation } from '../protocol/implementation.js';
 import type { LoggingLevel } from '../protocol/logging.js';
 import type { Prompt } from '../protocol/prompts.js';
@@ -12,7 +10,7 @@ import { asyncDispose } from '../util/dispose.js';
 import type { ListenFilter, Subscription } from './answering/subscription.js';
 import type { CallOptions, ClientOptions, EraKind } from './options.js';
 import type { Completion, PromptResult, ReadResourceResult } from './results/catalogue.js';
-import { parseCallTool, parseEmpty, parseObject, parseTools } from './results/decode.js';
+import { parseObject } from './results/decode.js';
 import { Session } from './session.js';
 import type { SessionSnapshot } from './session-snapshot.js';
 
@@ -80,8 +78,8 @@ export class Client implements AsyncDisposable {
    * Every tool, following pagination to the end. In the 2026-07-28 era a tool
    * whose `x-mcp-header` annotations break the rules is left out (`onWarning`).
    */
-  async listTools(options?: CallOptions): Promise<Tool[]> {
-    return this.#session.usableTools(await this.#session.list('tools/list', 'tools', parseTools, options));
+  listTools(options?: CallOptions): Promise<Tool[]> {
+    return this.#session.listTools(options);
   }
 
   async listResources(options?: CallOptions): Promise<Resource[]> {
@@ -97,16 +95,8 @@ export class Client implements AsyncDisposable {
   }
 
   /** Calls a tool; omitted `args` are sent as `{}`. A tool's own failure is `isError: true`, not a throw. */
-  async callTool(name: string, args: Record<string, unknown> = {}, options?: CallOptions): Promise<ToolResult> {
-    const call = () => this.#session.request('tools/call', 'tools', { name, arguments: args }, parseCallTool, options);
-    try {
-      return await call();
-    } catch (error) {
-      // Our Mcp-Param-* headers disagree with the server's schema: learn it again, once (2026-07-28).
-      if (!(error instanceof RpcError) || error.code !== ErrorCode.HeaderMismatch) throw error;
-      await this.listTools({ ...options, cache: false });
-      return call();
-    }
+  callTool(name: string, args: Record<string, unknown> = {}, options?: CallOptions): Promise<ToolResult> {
+    return this.#session.callTool(name, args, options);
   }
 
   /** Reads a resource; `blob` contents arrive decoded to bytes. A missing resource is a `ResourceNotFoundError`. */
@@ -136,17 +126,15 @@ export class Client implements AsyncDisposable {
 
   /** Checks the server answers: `ping` in the legacy era, `server/discover` in 2026-07-28 (which has no ping). */
   ping(options?: CallOptions): Promise<void> {
-    const method = this.era === 'modern' ? 'server/discover' : 'ping';
-    return this.#session.request(method, undefined, undefined, () => undefined, options);
+    return this.#session.ping(options);
   }
 
   /**
    * The level of log messages the server sends. Legacy: `logging/setLevel`;
    * 2026-07-28: stamped on every later request as `_meta` logLevel.
    */
-  async setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<void> {
-    if (this.era === 'modern') this.#session.stampLogLevel(level);
-    else await this.#session.request('logging/setLevel', 'logging', { level }, parseEmpty, options);
+  setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<void> {
+    return this.#session.setLoggingLevel(level, options);
   }
 
   /** Legacy `resources/subscribe`; in every era `listen({ resources })` does the same. */

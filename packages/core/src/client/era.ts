@@ -30,8 +30,10 @@ export interface EraRequestOptions<T> extends RequestOptions<T> {
 /**
  * One protocol era, as a strategy inside the Client: how it connects and how a
  * request travels. The legacy era shakes hands once per connection; the modern
- * era (2026-07-28) envelopes every request instead. Public methods never branch on
- * the era; they ask it.
+ * era (2026-07-28) envelopes every request instead. The Client's public methods
+ * never branch on the era: they delegate to the Session, which asks the era or,
+ * where the eras differ in what a method means (`ping`, `setLoggingLevel`,
+ * `listen`), chooses for it.
  */
 export interface Era {
   readonly kind: EraKind;

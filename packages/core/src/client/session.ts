@@ -1,9 +1,11 @@
 import { CapabilityError } from '../errors/capability-error.js';
 import { McpError } from '../errors/mcp-error.js';
+import { RpcError } from '../errors/rpc-error.js';
 import { SessionExpiredError } from '../errors/session-expired-error.js';
+import { ErrorCode } from '../protocol/error-codes.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import type { LoggingLevel } from '../protocol/logging.js';
-import type { Tool } from '../protocol/tools.js';
+import type { Tool, ToolResult } from '../protocol/tools.js';
 import { isModernProtocolVersion } from '../protocol/versions.js';
 import { type Transport, type TransportHooks, transportHooks } from '../transport/transport.js';
 import { lazy } from '../util/lazy.js';
@@ -31,7 +33,7 @@ import {
   type EraKind,
 } from './options.js';
 import { collectPages, type Page } from './pagination.js';
-import { parseAny, parseEmpty } from './results/decode.js';
+import { parseAny, parseCallTool, parseEmpty, parseTools } from './results/decode.js';
 import { RpcChannel } from './rpc-channel.js';
 import type { SessionSnapshot } from './session-snapshot.js';
 import { ToolRegistry } from './tool-registry.js';
@@ -240,18 +242,49 @@ export class Session {
   }
 
   /**
-   * The listed tools the client may call: in the 2026-07-28 era, those whose
-   * `x-mcp-header` annotations keep the rules (the others are left out, with
-   * `onWarning`); in the legacy era, all of them.
+   * Every tool, following pagination to the end: in the 2026-07-28 era, those
+   * whose `x-mcp-header` annotations keep the rules (the others are left out,
+   * with `onWarning`); in the legacy era, all of them.
    */
-  usableTools(tools: Tool[]): Tool[] | Promise<Tool[]> {
+  async listTools(options?: CallOptions): Promise<Tool[]> {
+    const tools = await this.list('tools/list', 'tools', parseTools, options);
     if (this.#era !== this.#modern) return tools;
     const maxNodes = this.#options.limits?.maxSchemaNodes ?? DEFAULT_MAX_SCHEMA_NODES;
     return this.#tools.accept(tools, maxNodes, (message) => this.#options.onWarning?.(message));
   }
 
-  /** The level of log messages wanted: 2026-07-28 has no `logging/setLevel`, so every later request carries it. */
-  stampLogLevel(level: LoggingLevel): void {
+  /**
+   * Calls a tool. When a 2026-07-28 server says our `Mcp-Param-*` headers
+   * disagree with its schema (`HeaderMismatch`), the tools are listed again
+   * (uncached) and the call sent once more.
+   */
+  async callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<ToolResult> {
+    const call = () => this.request('tools/call', 'tools', { name, arguments: args }, parseCallTool, options);
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof RpcError) || error.code !== ErrorCode.HeaderMismatch) throw error;
+      await this.listTools({ ...options, cache: false });
+      return call();
+    }
+  }
+
+  /** `ping` in the legacy era; `server/discover` in 2026-07-28, which has no ping. */
+  ping(options?: CallOptions): Promise<void> {
+    const method = this.#era === this.#modern ? 'server/discover' : 'ping';
+    return this.request(method, undefined, undefined, () => undefined, options);
+  }
+
+  /**
+   * The level of log messages wanted. Legacy: `logging/setLevel`. 2026-07-28 has
+   * none, so every later request carries it in `_meta` (refused all the same
+   * when the server did not declare `logging`).
+   */
+  async setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<void> {
+    if (this.#era !== this.#modern) {
+      await this.request('logging/setLevel', 'logging', { level }, parseEmpty, options);
+      return;
+    }
     const refusal = this.#refusal('logging/setLevel', 'logging');
     if (refusal) throw refusal;
     this.#modern.logLevel = level;
