@@ -34,6 +34,7 @@ export const legacyEra: Era = {
           LATEST_LEGACY_PROTOCOL_VERSION,
           supported,
           `initialize: the server supports ${supported.join(', ')}, none of which this client speaks (it speaks ${acceptable.join(', ')})`,
+          { cause: error },
         );
       }
       result = await initialize(context, retry);

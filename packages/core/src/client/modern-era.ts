@@ -131,6 +131,7 @@ export class ModernEra implements Era {
           this.#version,
           supportedVersionsIn(error.data) ?? [],
           `${method}: ${error.rpcMessage}`,
+          { cause: error },
         );
       }
       throw error;

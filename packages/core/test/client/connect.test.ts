@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ClientClosedError, type ClientOptions, RpcError, UnsupportedVersionError } from '../../src/index.js';
+import {
+  ClientClosedError,
+  type ClientOptions,
+  ErrorCode,
+  RpcError,
+  UnsupportedVersionError,
+} from '../../src/index.js';
 import { scripted, useScriptedClients } from './harness.js';
 
 useScriptedClients();
@@ -141,6 +147,9 @@ describe('connect', () => {
     const error = await connecting;
     expect(error).toBeInstanceOf(UnsupportedVersionError);
     expect((error as UnsupportedVersionError).supported).toEqual(['1999-01-01']);
+    const cause = (error as UnsupportedVersionError).cause;
+    expect(cause).toBeInstanceOf(RpcError);
+    expect((cause as RpcError).code).toBe(ErrorCode.InvalidParams);
     await server.expectEnd();
   });
 

@@ -3,7 +3,7 @@
  * MemoryTransport: the reference server never breaks these rules.
  */
 import { describe, expect, it } from 'vitest';
-import { ProtocolError, UnsupportedVersionError } from '../../../src/index.js';
+import { ErrorCode, ProtocolError, RpcError, UnsupportedVersionError } from '../../../src/index.js';
 import { scripted, useScriptedClients } from '../../client/harness.js';
 import type { ScriptedServer } from '../../client/scripted-server.js';
 
@@ -89,5 +89,8 @@ describe('resultType from a 2026-07-28 server', () => {
     const error = await call.catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UnsupportedVersionError);
     expect((error as UnsupportedVersionError).supported).toEqual(['2027-01-01']);
+    const cause = (error as UnsupportedVersionError).cause;
+    expect(cause).toBeInstanceOf(RpcError);
+    expect((cause as RpcError).code).toBe(ErrorCode.UnsupportedProtocolVersion);
   });
 });
