@@ -5,7 +5,6 @@ import { ProtocolError } from '../errors/protocol-error.js';
 import { RpcError } from '../errors/rpc-error.js';
 import { TransportError } from '../errors/transport-error.js';
 import { ErrorCode } from '../protocol/error-codes.js';
-import { protocolIssues } from '../protocol/issues.js';
 import {
   isRequestId,
   isResultResponse,
@@ -24,6 +23,7 @@ import { ProgressNotificationParamsSchema } from '../protocol/progress.js';
 import { type SendOptions, type Transport, type TransportEvent, transportHooks } from '../transport/transport.js';
 import type { CallOptions } from './options.js';
 import { type Deadline, Deadlines, type PendingCall, RecentIds, within } from './pending-calls.js';
+import { protocolIssues } from './protocol-issues.js';
 import { sendOptionsFor } from './safe-methods.js';
 
 /** What the layer above the channel does with what the server starts. */

@@ -131,6 +131,10 @@ describe('layering of packages/core/src', () => {
     expect(crossings('protocol/', ['client/', 'transport/', 'auth/'])).toEqual([]);
   });
 
+  it('protocol/ imports nothing from errors/ (the wire schemas stand alone; errors/ may read protocol/ types)', () => {
+    expect(crossings('protocol/', ['errors/'])).toEqual([]);
+  });
+
   it('auth/ imports nothing from client/', () => {
     expect(crossings('auth/', ['client/'])).toEqual([]);
   });

@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { ProtocolError } from '../../errors/protocol-error.js';
 import type { ContentBlock } from '../../protocol/content.js';
-import { protocolIssues } from '../../protocol/issues.js';
 import { EmptyResultSchema } from '../../protocol/ping.js';
 import {
   type CallToolResult,
@@ -10,6 +9,7 @@ import {
   type ToolResult,
 } from '../../protocol/tools.js';
 import { page } from '../pagination.js';
+import { protocolIssues } from '../protocol-issues.js';
 
 /**
  * Result decoding: each method's result validated at the edge, then mapped to
