@@ -1,7 +1,7 @@
 import { createFetch, FetchError, type FetchResponse } from 'ofetch';
 import { AuthError, type AuthErrorCode } from '../errors/auth-error.js';
 import { LimitError } from '../errors/limit-error.js';
-import { discard, readBodyText } from '../transport/http/read-body.js';
+import { discard, readBodyText } from '../util/read-body.js';
 import { isRedirect } from './secure-endpoint.js';
 
 /**

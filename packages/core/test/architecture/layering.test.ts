@@ -139,6 +139,14 @@ describe('layering of packages/core/src', () => {
     expect(crossings('auth/', ['client/'])).toEqual([]);
   });
 
+  it('auth/ does not reach into transport/http/ (only the transport/*.ts contracts and util/)', () => {
+    expect(crossings('auth/', ['transport/http/'])).toEqual([]);
+  });
+
+  it('util/ imports nothing from client/, transport/, auth/ or protocol/ (web-standard helpers; errors/ at most)', () => {
+    expect(crossings('util/', ['client/', 'transport/', 'auth/', 'protocol/'])).toEqual([]);
+  });
+
   it('client/ does not reach into transport/http/ (only the transport/*.ts contracts and util/)', () => {
     expect(crossings('client/', ['transport/http/'])).toEqual([]);
   });

@@ -1,9 +1,9 @@
 import type { HttpError } from '../../errors/http-error.js';
 import { setAll } from '../../util/headers.js';
+import { discard } from '../../util/read-body.js';
 import type { HttpRequest, Requester } from './http-request.js';
 import { resilience } from './on-demand.js';
 import type { StreamableHttpTransportOptions } from './options.js';
-import { discard } from './read-body.js';
 import { httpError } from './refused-response.js';
 import type { FailedAttempt, SentRequest } from './resilience/index.js';
 

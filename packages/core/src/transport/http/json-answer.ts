@@ -1,7 +1,7 @@
 import type { RequestId } from '../../protocol/jsonrpc.js';
+import { readBodyText } from '../../util/read-body.js';
 import { answers } from './answers.js';
 import { resilience } from './on-demand.js';
-import { readBodyText } from './read-body.js';
 
 /**
  * The message a JSON answer to request `requestId` carries: its response, or a

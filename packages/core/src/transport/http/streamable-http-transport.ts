@@ -5,6 +5,7 @@ import { TransportError } from '../../errors/transport-error.js';
 import type { JsonRpcMessage, RequestId } from '../../protocol/jsonrpc.js';
 import { setAll } from '../../util/headers.js';
 import { linkedSignal } from '../../util/linked-signal.js';
+import { contentType, discard } from '../../util/read-body.js';
 import { MessageQueue } from '../message-queue.js';
 import type { SendOptions, SessionInfo, Transport, TransportEvent, TransportHooks } from '../transport.js';
 import type { EventStreamTarget } from './event-stream/index.js';
@@ -13,7 +14,6 @@ import { jsonAnswer } from './json-answer.js';
 import { resilience } from './on-demand.js';
 import { DEFAULT_CLOSE_TIMEOUT, DEFAULT_MAX_MESSAGE_BYTES, type StreamableHttpTransportOptions } from './options.js';
 import { readPostStream } from './post-stream.js';
-import { contentType, discard } from './read-body.js';
 import { refusal } from './refused-response.js';
 import type { LegacySseSession } from './resilience/index.js';
 

@@ -1,6 +1,6 @@
 import { setAll } from '../../../util/headers.js';
+import { discard } from '../../../util/read-body.js';
 import type { StreamableHttpTransportOptions } from '../options.js';
-import { discard } from '../read-body.js';
 
 /** A request as sent, with the headers object that later hops change. */
 export interface SentRequest extends RequestInit {

@@ -3,9 +3,9 @@ import { SessionExpiredError } from '../../../errors/session-expired-error.js';
 import { TransportError } from '../../../errors/transport-error.js';
 import type { RequestId } from '../../../protocol/jsonrpc.js';
 import { sleep } from '../../../util/backoff.js';
+import { discard } from '../../../util/read-body.js';
 import { type EventStreamTarget, readMessages, type SseCursor } from '../event-stream/index.js';
 import type { Requester } from '../http-request.js';
-import { discard } from '../read-body.js';
 import { MAX_SSE_RETRY } from './backoff.js';
 
 /** A POST's SSE stream that ended before its response, and what resuming it needs. */

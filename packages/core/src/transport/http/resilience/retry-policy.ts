@@ -1,6 +1,6 @@
 import { backoffDelay, sleep } from '../../../util/backoff.js';
+import { discard } from '../../../util/read-body.js';
 import type { RetryOptions } from '../options.js';
-import { discard } from '../read-body.js';
 import { DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY, parseRetryAfter } from './backoff.js';
 import { networkFailure } from './network-failure.js';
 

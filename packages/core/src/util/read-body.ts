@@ -1,4 +1,4 @@
-import { LimitError } from '../../errors/limit-error.js';
+import { LimitError } from '../errors/limit-error.js';
 
 /**
  * Reads a whole body as text, failing as soon as it passes `limit` bytes.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LimitError } from '../../../src/index.js';
-import { readBodyText } from '../../../src/transport/http/read-body.js';
+import { LimitError } from '../../src/index.js';
+import { readBodyText } from '../../src/util/read-body.js';
 
 /** A response streamed in the given byte chunks, with no Content-Length (as a chunked HTTP body arrives). */
 function streamed(chunks: readonly Uint8Array[]): Response {
