@@ -51,7 +51,10 @@ export type NotificationHandler =
 /**
  * Bounds that keep a misbehaving server from exhausting the client. Each, when
  * hit, fails only what it bounds, with a `LimitError` naming the option
- * (`limits.maxPages`, …) and its value; time bounds are `TimeoutError`s.
+ * (`limits.maxPages`, …) and its value; time bounds are `TimeoutError`s. One is
+ * fixed, not an option: a 2026-07-28 `listen()` stream that breaks is reopened
+ * 5 times at most, then the subscription ends with a LimitError naming
+ * `maxListenReopens`, the last failure as cause.
  */
 export interface ClientLimits {
   /** Pages a `list*` method follows before it fails (default 1000). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError, McpError } from '../../src/index.js';
+import { HttpError, LimitError, McpError } from '../../src/index.js';
 import { expectHealthy, rejection, timed } from './checks.js';
 import { useHostileClients, useHostileServer } from './hostile-harness.js';
 
@@ -39,12 +39,15 @@ describe.each(['legacy', 'modern'] as const)('redirects (%s era)', (era) => {
     await expectHealthy(client);
   });
 
-  it('a 307 to itself, forever, stops after 5 hops with HttpError 307', async () => {
+  it('a 307 to itself, forever, stops after 5 hops with LimitError maxRedirects, the last 307 as its cause', async () => {
     const { client, endpoint } = await open('redirect-loop', { era });
     const before = endpoint.stats.requests.length;
     const { value: error, ms } = await timed(() => rejection(client.callTool('hostile')));
-    expect(error).toBeInstanceOf(HttpError);
-    expect((error as HttpError).status).toBe(307);
+    expect(error).toBeInstanceOf(LimitError);
+    expect(error).toMatchObject({ limit: 'maxRedirects', value: 5 });
+    const cause = (error as LimitError).cause;
+    expect(cause).toBeInstanceOf(HttpError);
+    expect((cause as HttpError).status).toBe(307);
     expect(ms).toBeLessThan(5000);
     // The request and five redirects followed.
     expect(endpoint.stats.requests.length - before).toBe(6);

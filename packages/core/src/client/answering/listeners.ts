@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { LimitError } from '../../errors/limit-error.js';
 import type { ServerCapabilities } from '../../protocol/capabilities.js';
 import type { RequestId } from '../../protocol/jsonrpc.js';
 import { META_SUBSCRIPTION_ID } from '../../protocol/meta.js';
@@ -7,8 +8,12 @@ import { backoffDelay, sleep } from '../../util/backoff.js';
 import { type ClientOptions, DEFAULT_MAX_QUEUED_EVENTS } from '../options.js';
 import { type ListenEvent, type ListenFilter, type QueueBound, Subscription, wants } from './subscription.js';
 
-/** Times a modern listen stream is reopened after it broke, before the subscription fails. */
-const MAX_REOPENS = 5;
+/**
+ * Times a modern listen stream is reopened after it broke, fixed (not an
+ * option): when it breaks once more the subscription ends with
+ * `LimitError('maxListenReopens', 5)`, the last failure as cause.
+ */
+const MAX_LISTEN_REOPENS = 5;
 
 /** Sends one `subscriptions/listen` and resolves when the server ends it. */
 export type ListenRequest = (
@@ -96,8 +101,9 @@ export class Listeners {
           return;
         } catch (error) {
           if (controller.signal.aborted) return;
-          if (++reopens > MAX_REOPENS) {
-            subscription.end(error instanceof Error ? error : new Error(String(error)));
+          if (++reopens > MAX_LISTEN_REOPENS) {
+            const message = 'subscriptions/listen: the stream broke after every reopen';
+            subscription.end(new LimitError('maxListenReopens', MAX_LISTEN_REOPENS, message, { cause: error }));
             return;
           }
           await sleep(backoffDelay(reopens, 250, 5000), controller.signal).catch(() => {});

@@ -7,9 +7,6 @@ import type { StreamableHttpTransportOptions } from './options.js';
 import { httpError } from './refused-response.js';
 import type { FailedAttempt, SentRequest } from './resilience/index.js';
 
-/** Resends of one request an OAuthProvider may ask for (it gives up sooner: maxAttempts). */
-const MAX_AUTH_RESENDS = 5;
-
 /**
  * Sends HTTP requests for a transport: a fresh token on every attempt, the retry
  * policy once an attempt fails, and redirects that never carry credentials to
@@ -46,7 +43,8 @@ export class HttpRequester implements Requester {
   /**
    * Sends `request` and resolves with the response that stands: after the retry
    * policy (429, 503, network failures), redirects, and the resends `auth` asks
-   * for. Rejects with the network failure that stands, or the call's abort reason.
+   * for. Rejects with the network failure that stands, the call's abort reason,
+   * or a LimitError past the auth resend or redirect cap.
    */
   async send(request: HttpRequest): Promise<Response> {
     const { auth } = this.#options;
@@ -62,10 +60,10 @@ export class HttpRequester implements Requester {
         await discard(response);
         throw error;
       }
-      // Refused with 401/403, so never run: resending is safe. The provider bounds
-      // its attempts (maxAttempts); the cap here only guards against one that never stops.
-      if (verdict !== 'retry' || resends >= MAX_AUTH_RESENDS) return response;
-      await discard(response);
+      if (verdict !== 'retry') return response;
+      // Refused with 401/403, so never run: resending is safe, up to a cap (resilience/auth-resend.ts).
+      const { beforeAuthResend } = await resilience();
+      await beforeAuthResend(this, response, resends, described.url);
     }
   }
 
@@ -83,7 +81,7 @@ export class HttpRequester implements Requester {
         if (response.status !== 429 && response.status !== 503) return response;
         failed = { response };
       } catch (error) {
-        // Only the fetch throws here: a network failure.
+        // Only the fetch throws here (a network failure), or redirects past their cap (a LimitError, which stands).
         if (signal.aborted) throw signal.reason;
         failed = { error };
       }

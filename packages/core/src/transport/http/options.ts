@@ -34,7 +34,13 @@ export interface StreamReconnectOptions {
   readonly maxFailures?: number;
 }
 
-/** How a `StreamableHttpTransport` talks to its endpoint; every option has a default. */
+/**
+ * How a `StreamableHttpTransport` talks to its endpoint; every option has a
+ * default. Two bounds are fixed, not options, and fail with a LimitError naming
+ * them: 5 redirects per request (`maxRedirects`; the last redirect's HttpError
+ * is the cause), and 5 resends of one request an `auth` provider may ask for
+ * (`maxAuthRetries`; the refused response's HttpError is the cause).
+ */
 export interface StreamableHttpTransportOptions {
   /** Sent on every request. */
   readonly headers?: Readonly<Record<string, string>>;

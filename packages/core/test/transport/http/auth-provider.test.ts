@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type AuthProvider, type AuthRequest, HttpError } from '../../../src/index.js';
+import { type AuthProvider, type AuthRequest, HttpError, LimitError } from '../../../src/index.js';
 import { useClients, useNodeServer } from './harness.js';
 
 // StreamableHttpTransportOptions.auth takes any AuthProvider, not only an OAuthProvider:
@@ -93,5 +93,24 @@ describe('a custom AuthProvider', () => {
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.filter((request) => request.key !== 'wrong')).toEqual([]);
     expect(new Set(seen.map((request) => request.method)).size).toBe(seen.length);
+  });
+
+  it('fails with LimitError maxAuthRetries after 5 resends when the provider never stops asking, the 401 as cause', async () => {
+    const provider: AuthProvider = {
+      headers: async () => ({ 'x-api-key': 'wrong' }),
+      onResponse: async () => 'retry',
+      credentialKey: async () => 'wrong',
+    };
+    // Pinned to the server's version: one handshake request, not an era probe and a fallback.
+    const options = { transport: { auth: provider }, client: { protocolVersion: '2025-11-25' }, connect: false };
+    const { client } = await open(`${origin()}/mcp`, options);
+    const error = await client.connect().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(LimitError);
+    expect(error).toMatchObject({ limit: 'maxAuthRetries', value: 5 });
+    const cause = (error as LimitError).cause;
+    expect(cause).toBeInstanceOf(HttpError);
+    expect((cause as HttpError).status).toBe(401);
+    // initialize and five resends of it; nothing after the limit.
+    expect(seen).toEqual(Array.from({ length: 6 }, () => ({ method: 'POST initialize', key: 'wrong' })));
   });
 });

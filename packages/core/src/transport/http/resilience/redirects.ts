@@ -1,3 +1,5 @@
+import { HttpError } from '../../../errors/http-error.js';
+import { LimitError } from '../../../errors/limit-error.js';
 import { setAll } from '../../../util/headers.js';
 import { discard } from '../../../util/read-body.js';
 import type { StreamableHttpTransportOptions } from '../options.js';
@@ -9,14 +11,19 @@ export interface SentRequest extends RequestInit {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/**
+ * Redirects followed for one request, fixed (not an option): one more fails it
+ * with `LimitError('maxRedirects', 5)`, the last redirect's `HttpError` as cause.
+ */
 const MAX_REDIRECTS = 5;
 
 /**
  * Follows the redirect `response` answered `target` with, and any after it, so
  * credentials, the custom `headers` and the session id never reach another
  * origin than the endpoint's (`origin`).
- * Resolves with the first response that is not a redirect to follow. Loaded on
- * demand: requests to an endpoint that does not move never need it.
+ * Resolves with the first response that is not a redirect to follow; rejects
+ * with a LimitError past MAX_REDIRECTS hops. Loaded on demand: requests to an
+ * endpoint that does not move never need it.
  */
 export async function followRedirects(
   response: Response,
@@ -37,10 +44,14 @@ export async function followRedirects(
       dropOriginBound(headers, options);
       return fetchFn(target, { ...init, redirect: 'follow' });
     }
-    const next = REDIRECTS.has(response.status) && hop < MAX_REDIRECTS ? locationOf(response, target) : undefined;
+    const next = REDIRECTS.has(response.status) ? locationOf(response, target) : undefined;
     // Not followed: the caller makes the 3xx an HttpError.
     if (!next) return response;
     await discard(response);
+    if (hop >= MAX_REDIRECTS) {
+      const cause = new HttpError(response.status, target.href);
+      throw new LimitError('maxRedirects', MAX_REDIRECTS, `${target.href}: too many redirects`, { cause });
+    }
     // 303 turns the request into a GET without a body.
     if (response.status === 303) init = { ...init, method: 'GET', body: null };
     if (next.origin !== origin) {

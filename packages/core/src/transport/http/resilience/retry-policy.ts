@@ -1,3 +1,4 @@
+import { LimitError } from '../../../errors/limit-error.js';
 import { backoffDelay, sleep } from '../../../util/backoff.js';
 import { discard } from '../../../util/read-body.js';
 import type { RetryOptions } from '../options.js';
@@ -13,7 +14,7 @@ export interface RetriedRequest {
   readonly signal: AbortSignal;
 }
 
-/** An attempt that failed: a response refused with 429 or 503, or what `fetch` threw. */
+/** An attempt that failed: a response refused with 429 or 503, or what `fetch` (or following its redirects) threw. */
 export type FailedAttempt = { readonly response: Response } | { readonly error: unknown };
 
 /**
@@ -46,6 +47,8 @@ export async function afterFailedAttempt(
     if (retryAfter !== undefined && retryAfter > maxDelay) return response;
     await discard(response);
   } else {
+    // Too many redirects (redirects.ts) is no network failure: it stands, never retried.
+    if (failed.error instanceof LimitError) throw failed.error;
     const failure = networkFailure(failed.error, url.href);
     const repeatable = failure.delivered === 'no' || request.idempotent;
     if (!repeatable || !retriesLeft) throw failure;
