@@ -85,10 +85,11 @@ export interface Transport {
 
 /**
  * The optional extension a transport with sessions, per-request streams or
- * credentials implements besides `Transport` (Streamable HTTP does; stdio
- * implements `sessionStarted` only; a plain socket needs none). Every member is
- * optional: the Client asks for each one through `transportHooks()` and does
- * without what is missing.
+ * credentials implements besides `Transport` (Streamable HTTP implements them
+ * all; stdio only `serverKey`, so a command's era verdict outlives the process;
+ * `MemoryTransport` and a plain socket need none). Every member is optional:
+ * the Client asks for each one through `transportHooks()` and does without what
+ * is missing.
  */
 export interface TransportHooks {
   /**
