@@ -1,9 +1,7 @@
-import * as v from 'valibot';
 import type { Client } from '../client/client.js';
 import type { CallOptions } from '../client/options.js';
-import { collectPages, type Page } from '../client/pagination.js';
-import { resultParser } from '../client/results/decode.js';
 import { requireSkills } from './extension.js';
+import { collectEntries } from './paged-entries.js';
 import { ListSkillsPageSchema, type SkillEntry, SkillEntrySchema } from './schemas.js';
 
 /** Options of {@link listSkills}. */
@@ -14,8 +12,6 @@ export interface ListSkillsOptions extends CallOptions {
   readonly onInvalidEntry?: (entry: unknown, reason: string) => void;
 }
 
-export const DEFAULT_MAX_SKILL_PAGES = 100;
-
 /**
  * Every skill the server lists (`skills/list`, SEP-2640 Enumeration), following
  * `nextCursor` to the end. Reads no skill file: a host builds its registry from
@@ -25,21 +21,13 @@ export const DEFAULT_MAX_SKILL_PAGES = 100;
  */
 export async function listSkills(client: Client, options: ListSkillsOptions = {}): Promise<SkillEntry[]> {
   requireSkills(client, 'skills/list');
-  const { maxPages = DEFAULT_MAX_SKILL_PAGES, onInvalidEntry, ...call } = options;
-  const parse = resultParser('skills/list', ListSkillsPageSchema);
-  return collectPages(
+  return collectEntries(
+    client,
     'skills/list',
-    maxPages,
-    async (cursor): Promise<Page<SkillEntry>> => {
-      const page = parse(await client.request('skills/list', cursor === undefined ? {} : { cursor }, call));
-      const items: SkillEntry[] = [];
-      for (const raw of page.skills) {
-        const entry = v.safeParse(SkillEntrySchema, raw);
-        if (entry.success) items.push(entry.output);
-        else onInvalidEntry?.(raw, v.summarize(entry.issues));
-      }
-      return { items, nextCursor: page.nextCursor };
-    },
-    'maxPages',
+    {},
+    ListSkillsPageSchema,
+    (page) => page.skills,
+    SkillEntrySchema,
+    options,
   );
 }

@@ -53,3 +53,15 @@ export const ListSkillsPageSchema = v.looseObject({
 
 /** The `skills/get` result. */
 export const GetSkillResultSchema = v.looseObject({ skill: SkillEntrySchema });
+
+/** The `mimeType` of a directory resource (SEP-2640, Directory Resources). */
+export const DIRECTORY_MIME_TYPE = 'inode/directory';
+
+/**
+ * One `resources/directory/read` page: the directory's direct children, checked one by
+ * one against `ResourceSchema`, so one bad child does not hide the rest.
+ */
+export const ReadDirectoryPageSchema = v.looseObject({
+  resources: v.array(v.unknown()),
+  nextCursor: v.optional(v.string()),
+});

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import {
   memorySkillFiles,
   type Skill,
+  type SkillSource,
   SkillsExtension,
   skillEntry,
 } from '../../../../test-servers/node_modules/@modelcontextprotocol/server/dist/ext/skills/index.mjs';
@@ -17,6 +18,8 @@ import {
   createMcpHandler,
   McpServer,
 } from '../../../../test-servers/node_modules/@modelcontextprotocol/server/dist/index.mjs';
+import { Client, type ClientOptions, StreamableHttpTransport } from '../../src/index.js';
+import { SKILLS_EXTENSION } from '../../src/skills/index.js';
 import { toNodeListener } from '../transport/http/test-servers.js';
 
 export interface SkillsServer {
@@ -49,6 +52,40 @@ export async function tamperedSkill(
 ): Promise<SkillsExtension> {
   const entry: Skill = structuredClone(await skillEntry(path, published));
   if (frontmatterFrom) entry.frontmatter = structuredClone((await skillEntry(path, frontmatterFrom)).frontmatter);
+  return oneSkill(path, entry, served);
+}
+
+/** One page of `resources/directory/read` as a test server sends it: children of any shape, a cursor of any kind. */
+export interface DirectoryPage {
+  readonly resources: unknown;
+  readonly nextCursor?: unknown;
+}
+
+/**
+ * A directory listing a test scripts: the page to answer `uri` at `cursor` with,
+ * or `undefined` for "not a directory" (the SDK answers -32602). What it returns
+ * goes on the wire as it is, so it can be as wrong as a hostile server's.
+ */
+export type DirectoryScript = (uri: string, cursor: string | undefined) => DirectoryPage | undefined;
+
+/**
+ * One skill served from `files` (entry and content agree), which also serves
+ * `resources/directory/read` (declaring `directoryRead: true`) from `directories`.
+ * With `dynamic`, the entry publishes `"dynamic"` instead of its file list.
+ */
+export async function skillWithDirectories(
+  path: string,
+  files: SkillFiles,
+  directories: DirectoryScript,
+  options: { dynamic?: boolean } = {},
+): Promise<SkillsExtension> {
+  const entry: Skill = structuredClone(await skillEntry(path, files));
+  if (options.dynamic) entry.resources = 'dynamic';
+  return oneSkill(path, entry, files, directories);
+}
+
+/** A server for one skill entry, reading `served` for its files and, when given, `directories` for its directories. */
+function oneSkill(path: string, entry: Skill, served: SkillFiles, directories?: DirectoryScript): SkillsExtension {
   const prefix = `skill://${path}/`;
   return new SkillsExtension({
     onWarning: () => {},
@@ -59,6 +96,11 @@ export async function tamperedSkill(
         const text = uri.startsWith(prefix) ? served[uri.slice(prefix.length)] : undefined;
         return text === undefined ? undefined : { text, mimeType: 'text/markdown' };
       },
+      // The SDK passes the page through unchecked, which is what lets a test send a hostile one.
+      ...(directories && {
+        readDirectory: async (uri: string, { cursor }: { cursor?: string }) =>
+          directories(uri, cursor) as Awaited<ReturnType<NonNullable<SkillSource['readDirectory']>>>,
+      }),
     },
   });
 }
@@ -94,4 +136,30 @@ export async function startSkillsServer(extension: SkillsExtension): Promise<Ski
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+const open: { client: Client; server: SkillsServer }[] = [];
+
+/**
+ * A connected client that declares the extension, on a fresh server serving
+ * `extension` (Streamable HTTP; `options` may pin the revision). Closed by
+ * {@link closeConnections}, which a test file runs after each test.
+ */
+export async function connectToSkills(extension: SkillsExtension, options: ClientOptions = {}) {
+  const server = await startSkillsServer(extension);
+  const client = new Client(new StreamableHttpTransport(server.url), {
+    capabilities: { extensions: { [SKILLS_EXTENSION]: {} } },
+    ...options,
+  });
+  open.push({ client, server });
+  await client.connect();
+  return { client, server };
+}
+
+/** Closes every client and server {@link connectToSkills} opened. */
+export async function closeConnections(): Promise<void> {
+  for (const { client, server } of open.splice(0)) {
+    await client.close();
+    await server.close();
+  }
 }

@@ -1,15 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Client, type ClientOptions, StreamableHttpTransport } from '../../src/index.js';
+import type { Client } from '../../src/index.js';
 import {
   getSkill,
   listSkills,
   loadSkill,
   readSkillFile,
-  SKILLS_EXTENSION,
   SkillVerificationError,
   serverHasSkills,
 } from '../../src/skills/index.js';
-import { catalog, type SkillFiles, type SkillsServer, startSkillsServer, tamperedSkill } from './skills-server.js';
+import { catalog, closeConnections, connectToSkills, type SkillFiles, tamperedSkill } from './skills-server.js';
 
 const PDF_SKILL_MD = `---
 name: pdf-processing
@@ -33,26 +32,7 @@ const CATALOG = {
     '---\nname: refunds\ndescription: >-\n  Process refund requests\n  per company policy\n---\nRefund.\n',
 };
 
-const open: { client: Client; server: SkillsServer }[] = [];
-
-afterEach(async () => {
-  for (const { client, server } of open.splice(0)) {
-    await client.close();
-    await server.close();
-  }
-});
-
-/** A connected client that declares the extension, on a server serving `extension`. */
-async function connect(extension: Parameters<typeof startSkillsServer>[0], options: ClientOptions = {}) {
-  const server = await startSkillsServer(extension);
-  const client = new Client(new StreamableHttpTransport(server.url), {
-    capabilities: { extensions: { [SKILLS_EXTENSION]: {} } },
-    ...options,
-  });
-  open.push({ client, server });
-  await client.connect();
-  return { client, server };
-}
+afterEach(closeConnections);
 
 const pdfEntry = async (client: Client) => {
   const entry = (await listSkills(client)).find((skill) => skill.frontmatter.name === 'pdf-processing');
@@ -72,7 +52,7 @@ async function verificationError(promise: Promise<unknown>): Promise<SkillVerifi
 
 describe('listSkills', () => {
   it('follows nextCursor across pages and returns every entry, reading no skill file', async () => {
-    const { client, server } = await connect(await catalog(CATALOG, 1));
+    const { client, server } = await connectToSkills(await catalog(CATALOG, 1));
 
     expect(serverHasSkills(client)).toBe(true);
     const skills = await listSkills(client);
@@ -89,12 +69,12 @@ describe('listSkills', () => {
   });
 
   it('fails with a bounded page count when the server keeps sending cursors', async () => {
-    const { client } = await connect(await catalog(CATALOG, 1));
+    const { client } = await connectToSkills(await catalog(CATALOG, 1));
     await expect(listSkills(client, { maxPages: 2 })).rejects.toThrow(/more than 2 pages/);
   });
 
   it('getSkill returns the same entry as the listing', async () => {
-    const { client } = await connect(await catalog(CATALOG));
+    const { client } = await connectToSkills(await catalog(CATALOG));
     const listed = await pdfEntry(client);
     expect(await getSkill(client, listed.uri)).toEqual(listed);
   });
@@ -102,7 +82,7 @@ describe('listSkills', () => {
 
 describe('loadSkill', () => {
   it('reads nothing on connect or listing; loading reads SKILL.md, then each listed file, all verified', async () => {
-    const { client, server } = await connect(await catalog(CATALOG));
+    const { client, server } = await connectToSkills(await catalog(CATALOG));
     const entry = await pdfEntry(client);
     expect(server.reads).toEqual([]);
 
@@ -119,7 +99,7 @@ describe('loadSkill', () => {
   });
 
   it('with supportingFiles: false reads only SKILL.md; readSkillFile verifies a file when it is needed', async () => {
-    const { client, server } = await connect(await catalog(CATALOG));
+    const { client, server } = await connectToSkills(await catalog(CATALOG));
     const entry = await pdfEntry(client);
 
     const skill = await loadSkill(client, entry, { supportingFiles: false });
@@ -131,7 +111,7 @@ describe('loadSkill', () => {
   });
 
   it('refuses a file the entry does not list, without reading it', async () => {
-    const { client, server } = await connect(await catalog(CATALOG));
+    const { client, server } = await connectToSkills(await catalog(CATALOG));
     const entry = await pdfEntry(client);
 
     const error = await verificationError(readSkillFile(client, entry, 'skill://pdf-processing/scripts/evil.py'));
@@ -141,7 +121,7 @@ describe('loadSkill', () => {
 
   it('refuses SKILL.md whose bytes do not hash to the digest, and reads nothing further', async () => {
     const served = { ...PDF, 'SKILL.md': PDF_SKILL_MD.replace('Skill body.', 'Evil body!!') };
-    const { client, server } = await connect(await tamperedSkill('pdf-processing', PDF, served));
+    const { client, server } = await connectToSkills(await tamperedSkill('pdf-processing', PDF, served));
 
     const error = await verificationError(loadSkill(client, await pdfEntry(client)));
 
@@ -153,7 +133,7 @@ describe('loadSkill', () => {
 
   it('refuses SKILL.md whose byte length differs from the size', async () => {
     const served = { ...PDF, 'SKILL.md': `${PDF_SKILL_MD}extra bytes\n` };
-    const { client, server } = await connect(await tamperedSkill('pdf-processing', PDF, served));
+    const { client, server } = await connectToSkills(await tamperedSkill('pdf-processing', PDF, served));
 
     const error = await verificationError(loadSkill(client, await pdfEntry(client)));
 
@@ -164,7 +144,7 @@ describe('loadSkill', () => {
 
   it('refuses a skill whose SKILL.md frontmatter differs from the entry, even when its digest matches', async () => {
     const served = { ...PDF, 'SKILL.md': PDF_SKILL_MD.replace('Extract, fill, and assemble', 'Exfiltrate') };
-    const { client, server } = await connect(await tamperedSkill('pdf-processing', served, served, PDF));
+    const { client, server } = await connectToSkills(await tamperedSkill('pdf-processing', served, served, PDF));
 
     const error = await verificationError(loadSkill(client, await pdfEntry(client)));
 
@@ -174,14 +154,14 @@ describe('loadSkill', () => {
 
   it('refuses the whole skill when a supporting file fails, returning none of it', async () => {
     const served = { ...PDF, 'references/FORMS.md': 'Supporting content!\n' };
-    const { client } = await connect(await tamperedSkill('pdf-processing', PDF, served));
+    const { client } = await connectToSkills(await tamperedSkill('pdf-processing', PDF, served));
 
     const error = await verificationError(loadSkill(client, await pdfEntry(client)));
     expect(error).toMatchObject({ reason: 'digest', uri: 'skill://pdf-processing/references/FORMS.md' });
   });
 
   it('works the same against a 2025-11-25 server (the legacy era)', async () => {
-    const { client } = await connect(await catalog(CATALOG, 2), { protocolVersion: '2025-11-25' });
+    const { client } = await connectToSkills(await catalog(CATALOG, 2), { protocolVersion: '2025-11-25' });
     expect(client.era).toBe('legacy');
 
     const skill = await loadSkill(client, await pdfEntry(client));
