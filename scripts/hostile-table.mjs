@@ -28,6 +28,7 @@ const LIMIT_SOURCES = [
   'packages/node-stdio/src/stdio-transport.ts',
   'packages/core/src/skills/list-skills.ts',
   'packages/core/src/skills/load-skill.ts',
+  'packages/core/src/skills/read-directory.ts',
   'packages/node-stdio/src/loopback-redirect.ts',
 ];
 
