@@ -7,13 +7,15 @@ export const JSONRPC_VERSION = '2.0';
 const JsonRpcVersionSchema = v.literal(JSONRPC_VERSION);
 
 /** A request id: a string or an integer, never `null` (all revisions, §Messages). */
-export const RequestIdSchema = v.union([v.pipe(v.number(), v.integer()), v.string()]);
-export type RequestId = v.InferOutput<typeof RequestIdSchema>;
+export type RequestId = string | number;
 
-/** Whether `value` is a request id: a string or an integer (what RequestIdSchema accepts). */
+/** Whether `value` is a request id: a string or an integer. */
 export function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || Number.isInteger(value);
 }
+
+/** Accepts a {@link RequestId}: the one test of an id is {@link isRequestId}. */
+export const RequestIdSchema = v.custom<RequestId>(isRequestId, 'Invalid type: Expected string or integer');
 
 /** A request: expects exactly one response with the same `id`. MCP params are always an object. */
 export const JsonRpcRequestSchema = v.looseObject({
@@ -42,7 +44,6 @@ export const JsonRpcResultResponseSchema = v.looseObject({
 });
 export type JsonRpcResultResponse = v.InferOutput<typeof JsonRpcResultResponseSchema>;
 
-/** The `error` member of an error response. `message` is for display, never parsing. */
 /**
  * Whether `message` is a result response that {@link JsonRpcResultResponseSchema}
  * accepts, checked without building a parsed copy: the Client's fast path for the
@@ -54,8 +55,9 @@ export function isResultResponse(message: object): message is JsonRpcResultRespo
   return jsonrpc === JSONRPC_VERSION && isRequestId(id) && isJsonObject(result) && !('error' in message);
 }
 
+/** The `error` member of an error response. `message` is for display, never parsing. */
 export const JsonRpcErrorObjectSchema = v.looseObject({
-  code: v.pipe(v.number(), v.integer()),
+  code: v.custom<number>(Number.isInteger, 'Invalid type: Expected integer'),
   message: v.string(),
   data: v.optional(v.unknown()),
 });

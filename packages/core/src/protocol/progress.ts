@@ -2,8 +2,13 @@ import * as v from 'valibot';
 import { MetaSchema } from './meta.js';
 
 /** A progress token: a string or a number the requester chose (all revisions, §Progress). */
-export const ProgressTokenSchema = v.union([v.string(), v.number()]);
-export type ProgressToken = v.InferOutput<typeof ProgressTokenSchema>;
+export type ProgressToken = string | number;
+
+/** Accepts a {@link ProgressToken}. */
+export const ProgressTokenSchema = v.custom<ProgressToken>(
+  (value) => typeof value === 'string' || (typeof value === 'number' && !Number.isNaN(value)),
+  'Invalid type: Expected string or number',
+);
 
 /**
  * `notifications/progress`. `progress` and `total` may be fractional; `message`

@@ -44,6 +44,13 @@ describe('progress', () => {
   it('rejects a missing token and non-numeric progress', () => {
     expect(rejectedAt(ProgressNotificationParamsSchema, { progress: '5' })).toEqual(['progressToken', 'progress']);
   });
+
+  it('takes a string or a number as the token, nothing else', () => {
+    for (const progressToken of ['t', 0, 1.5]) parses(ProgressNotificationParamsSchema, { progressToken, progress: 1 });
+    for (const progressToken of [null, true, Number.NaN, {}]) {
+      expect(rejectedAt(ProgressNotificationParamsSchema, { progressToken, progress: 1 })).toEqual(['progressToken']);
+    }
+  });
 });
 
 describe('cancellation, list changes, resource updates, ping', () => {
