@@ -10,6 +10,7 @@ const WORKERD_JSON = `${REPORTS}/workerd.json`;
 const DENO_JUNIT = `${REPORTS}/deno.xml`;
 const BUN_JUNIT = `${REPORTS}/bun.xml`;
 const CONFORMANCE_JSON = `${REPORTS}/conformance.json`;
+const SPEC_COVERAGE_JSON = `${REPORTS}/spec-coverage.json`;
 
 /**
  * Each step is one of:
@@ -95,6 +96,13 @@ function countConformance(exitCode) {
   return atLeastOneFailure(exitCode, { passed: sum('passed'), failed: sum('failed') });
 }
 
+/** Totals from scripts/spec-coverage.mjs: each table row whose named test exists (or whose reason is given) passed. */
+function countSpecCoverage(exitCode) {
+  const report = readJson(SPEC_COVERAGE_JSON);
+  if (typeof report?.passed !== 'number') return atLeastOneFailure(exitCode, { passed: 0, failed: 0 });
+  return atLeastOneFailure(exitCode, { passed: report.passed, failed: report.failed });
+}
+
 /** Before a runner: no stale report, and the folder exists (bun does not create it). */
 const fresh = (file) => () => {
   mkdirSync(dirname(file), { recursive: true });
@@ -111,6 +119,13 @@ export const steps = [
   check('typecheck-tools', ['exec', 'tsc', '--noEmit', '-p', 'e2e']),
   check('typecheck-runtimes', ['exec', 'tsc', '--noEmit', '-p', 'runtimes']),
   check('typecheck-conformance', ['exec', 'tsc', '--noEmit', '-p', 'conformance']),
+  // docs/spec-coverage.md: every test the table names as proof still exists under that exact title.
+  runner(
+    'spec-coverage',
+    ['exec', 'node', 'scripts/spec-coverage.mjs', '--json', SPEC_COVERAGE_JSON],
+    countSpecCoverage,
+    { before: fresh(SPEC_COVERAGE_JSON) },
+  ),
   runner(
     'vitest',
     ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`],
