@@ -8,6 +8,7 @@ import {
 import { createModernHub } from '../reference/modern-hub.mjs';
 import { createV1Server } from '../reference/v1-server.mjs';
 import { createV2Server } from '../reference/v2-server.mjs';
+import { createTaskRoutes } from '../tasks/http-routes.mjs';
 import { withCors } from './cors.mjs';
 import { createLegacySseEndpoint } from './legacy-sse.mjs';
 import { toNodeListener } from './node-adapter.mjs';
@@ -30,6 +31,7 @@ import { createSessionEndpoint } from './session-endpoint.mjs';
  * - `/resumable`: v1, sessions, SSE with event ids; GET with `Last-Event-ID` replays
  * - `/v2`: v2 SDK; 2025 traffic in sessions, 2026-07-28 requests each on a fresh
  *   server, all of one URL sharing one hub (tools, counts, listen streams)
+ * - `/tasks-2025`, `/tasks-2026`: the task servers (../tasks/http-routes.mjs)
  *
  * `?profile=minimal&pageSize=N` on the URL picks the reference server's options.
  * @returns {ModesHandler}
@@ -50,6 +52,7 @@ export function createModesHandler() {
   });
   /** @type {Map<string, ModernEndpoint>} */
   const v2Modern = new Map();
+  const tasks = createTaskRoutes();
 
   /** @param {Request} request */
   async function v2(request) {
@@ -76,6 +79,7 @@ export function createModesHandler() {
     '/stateless': stateless.handle,
     '/resumable': resumable.handle,
     '/v2': v2,
+    ...tasks.routes,
     // For launchers that poll until the server is up (Playwright's webServer.url).
     '/health': async () => new Response('ok', { headers: { 'content-type': 'text/plain' } }),
   };
@@ -91,6 +95,7 @@ export function createModesHandler() {
         stateful.close(),
         resumable.close(),
         v2Legacy.close(),
+        tasks.close(),
         ...[...v2Modern.values()].map(({ handler }) => handler.close()),
       ]);
     },

@@ -27,6 +27,8 @@ export function withMeta(params: Record<string, unknown> = {}) {
 function mcpName(method: string, params: Record<string, unknown>): string | undefined {
   if (method === 'tools/call' || method === 'prompts/get') return params.name as string;
   if (method === 'resources/read') return params.uri as string;
+  // SEP-2663 § Streamable HTTP: the task methods mirror params.taskId.
+  if (method === 'tasks/get' || method === 'tasks/update' || method === 'tasks/cancel') return params.taskId as string;
   return undefined;
 }
 

@@ -11,6 +11,8 @@ export type Message = Record<string, unknown> & { id?: number | string; method?:
  */
 export class RawPeer {
   readonly notifications: Message[] = [];
+  /** Answers a request from the server (its result); without one, server requests go unanswered. */
+  onRequest?: ((request: Message) => unknown) | undefined;
   #nextId = 1;
   #pending = new Map<number | string, (message: Message) => void>();
   #watchers = new Set<(message: Message) => void>();
@@ -25,6 +27,9 @@ export class RawPeer {
     } else if (message.id === undefined) {
       this.notifications.push(message);
       for (const watcher of this.#watchers) watcher(message);
+    } else if (this.onRequest !== undefined) {
+      const { id } = message;
+      void Promise.resolve(this.onRequest(message)).then((result) => this.write({ jsonrpc: '2.0', id, result }));
     }
   }
 
@@ -89,13 +94,19 @@ export class RawPeer {
 
 const stdioEntry = fileURLToPath(new URL('../stdio.mjs', import.meta.url));
 
-/** `node test-servers/stdio.mjs <args>` as a child process, spoken to through a {@link RawPeer}. */
-export function spawnStdioServer(args: string[] = []): {
+/**
+ * `node test-servers/stdio.mjs <args>` (or another entry script) as a child
+ * process, spoken to through a {@link RawPeer}.
+ */
+export function spawnStdioServer(
+  args: string[] = [],
+  entry: string = stdioEntry,
+): {
   peer: RawPeer;
   child: ChildProcessWithoutNullStreams;
   stop(): Promise<void>;
 } {
-  const child = spawn(process.execPath, [stdioEntry, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [entry, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   const peer = new RawPeer((message) => {
     child.stdin.write(`${JSON.stringify(message)}\n`);
   });

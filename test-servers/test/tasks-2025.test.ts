@@ -1,0 +1,147 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpServers } from '../http/serve.mjs';
+import { resultText } from './http-peer.js';
+import { HttpTaskPeer, isTerminal, pollTask, stdioTaskPeer, type TaskPeer } from './task-peers.js';
+
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+const taskEntry = fileURLToPath(new URL('../tasks/stdio.mjs', import.meta.url));
+
+let servers: Awaited<ReturnType<typeof startHttpServers>>;
+beforeAll(async () => {
+  servers = await startHttpServers();
+});
+afterAll(() => servers.close());
+
+const transports: [string, () => Promise<TaskPeer>][] = [
+  [
+    'stdio',
+    async () => {
+      const peer = stdioTaskPeer(taskEntry, ['--revision', '2025-11-25']);
+      await peer.initialize();
+      return peer;
+    },
+  ],
+  ['Streamable HTTP /tasks-2025', () => HttpTaskPeer.open(`${servers.modes}/tasks-2025`)],
+];
+
+describe.each(transports)('2025-11-25 task server (v1 SDK) over %s', (_name, connect) => {
+  let peer: TaskPeer;
+  beforeAll(async () => {
+    peer = await connect();
+  });
+  afterAll(() => peer.close());
+
+  const startTask = async (name: string, args: Record<string, unknown> = {}, task: Record<string, unknown> = {}) => {
+    const response = await peer.request('tools/call', { name, arguments: args, task });
+    const created = (response.result as { task?: Record<string, unknown> } | undefined)?.task;
+    if (created === undefined) throw new Error(`no CreateTaskResult: ${JSON.stringify(response)}`);
+    return created;
+  };
+  const get = (taskId: unknown) => () => peer.request('tasks/get', { taskId });
+
+  it('lists each tool with its execution.taskSupport', async () => {
+    const { result } = await peer.request('tools/list', {});
+    const support = Object.fromEntries(
+      (result as { tools: { name: string; execution?: { taskSupport?: string } }[] }).tools.map((tool) => [
+        tool.name,
+        tool.execution?.taskSupport,
+      ]),
+    );
+    expect(support).toEqual({
+      'slow-steps': 'required',
+      'maybe-task': 'optional',
+      'ask-mid-task': 'required',
+      'fail-task': 'required',
+      cancellable: 'required',
+      echo: 'forbidden',
+    });
+  });
+
+  it('answers a required-task tool called without `task` with an isError result naming -32601, not a JSON-RPC error', async () => {
+    const response = await peer.request('tools/call', { name: 'slow-steps', arguments: {} });
+    expect(response.error).toBeUndefined();
+    expect(response.result).toMatchObject({ isError: true });
+    expect(resultText(response)).toBe(
+      "MCP error -32601: Tool slow-steps requires task augmentation (taskSupport: 'required')",
+    );
+  });
+
+  it('runs a task: CreateTaskResult with the requested ttl, status messages on tasks/get, the result on tasks/result', async () => {
+    const task = await startTask('slow-steps', { steps: 3, stepMs: 30 }, { ttl: 5_000 });
+    expect(task).toMatchObject({ status: 'working', ttl: 5_000, pollInterval: 50 });
+    expect(typeof task.taskId).toBe('string');
+    expect(Date.parse(task.createdAt as string)).not.toBeNaN();
+    const messages = new Set<unknown>();
+    const done = await pollTask(get(task.taskId), (current) => {
+      messages.add(current.statusMessage);
+      return isTerminal(current);
+    });
+    expect(done).toMatchObject({ taskId: task.taskId, status: 'completed' });
+    expect(messages).toContain('step 2 of 3');
+    const result = await peer.request('tasks/result', { taskId: task.taskId });
+    expect(resultText(result)).toBe('done after 3 steps');
+    expect((result.result as { _meta?: Record<string, unknown> })._meta?.[RELATED_TASK]).toEqual({
+      taskId: task.taskId,
+    });
+  });
+
+  it('answers an optional-task tool inline when not augmented, with a task when it is', async () => {
+    expect(resultText(await peer.request('tools/call', { name: 'maybe-task', arguments: { text: 'hi' } }))).toBe(
+      'echo: hi',
+    );
+    const task = await startTask('maybe-task', { text: 'later' });
+    await pollTask(get(task.taskId), isTerminal);
+    expect(resultText(await peer.request('tasks/result', { taskId: task.taskId }))).toBe('echo: later');
+  });
+
+  it('asks for input mid-task: input_required, then tasks/result carries the elicitation tagged related-task', async () => {
+    const asked: Record<string, unknown>[] = [];
+    peer.onRequest = (request) => {
+      asked.push(request);
+      return { action: 'accept', content: { answer: 'blue' } };
+    };
+    const task = await startTask('ask-mid-task', { question: 'Favourite colour?' });
+    const waiting = await pollTask(get(task.taskId), (current) => current.status !== 'working');
+    expect(waiting.status).toBe('input_required');
+    const result = await peer.request('tasks/result', { taskId: task.taskId });
+    expect(resultText(result)).toBe('answer: blue');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({
+      method: 'elicitation/create',
+      params: { mode: 'form', message: 'Favourite colour?', _meta: { [RELATED_TASK]: { taskId: task.taskId } } },
+    });
+    expect(await pollTask(get(task.taskId), isTerminal)).toMatchObject({ status: 'completed' });
+  });
+
+  it('fails a task: status failed, tasks/result the isError result (tool-error) or a JSON-RPC error (rpc-error)', async () => {
+    const toolError = await startTask('fail-task');
+    expect(await pollTask(get(toolError.taskId), isTerminal)).toMatchObject({ status: 'failed' });
+    const result = await peer.request('tasks/result', { taskId: toolError.taskId });
+    expect(result.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'simulated failure' }] });
+
+    const rpcError = await startTask('fail-task', { how: 'rpc-error' });
+    expect(await pollTask(get(rpcError.taskId), isTerminal)).toMatchObject({
+      status: 'failed',
+      statusMessage: 'simulated failure',
+    });
+    const error = await peer.request('tasks/result', { taskId: rpcError.taskId });
+    expect(error.error).toMatchObject({ code: -32603 });
+  });
+
+  it('cancels a task with tasks/cancel; cancelling it again, or an unknown task, is -32602', async () => {
+    const task = await startTask('cancellable', { maxMs: 20_000 });
+    const cancelled = await peer.request('tasks/cancel', { taskId: task.taskId });
+    expect(cancelled.result).toMatchObject({ taskId: task.taskId, status: 'cancelled' });
+    expect((await get(task.taskId)()).result).toMatchObject({ status: 'cancelled' });
+    expect((await peer.request('tasks/cancel', { taskId: task.taskId })).error).toMatchObject({ code: -32602 });
+    expect((await peer.request('tasks/get', { taskId: 'no-such-task' })).error).toMatchObject({ code: -32602 });
+    expect((await peer.request('tasks/result', { taskId: 'no-such-task' })).error).toMatchObject({ code: -32602 });
+  });
+
+  it('lists the tasks of this connection with tasks/list', async () => {
+    const task = await startTask('slow-steps', { steps: 1, stepMs: 0 });
+    const { result } = await peer.request('tasks/list', {});
+    expect((result as { tasks: { taskId: string }[] }).tasks.map((listed) => listed.taskId)).toContain(task.taskId);
+  });
+});
