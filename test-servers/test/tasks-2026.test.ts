@@ -1,0 +1,237 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpServers } from '../http/serve.mjs';
+import type { Message } from './http-peer.js';
+import { ALL_CAPABILITIES, modernMeta, modernPost, modernRequest } from './modern-peer.js';
+import { isTerminal, pollTask, stdioTaskPeer } from './task-peers.js';
+
+const TASKS = 'io.modelcontextprotocol/tasks';
+const WITH_TASKS = { ...ALL_CAPABILITIES, extensions: { [TASKS]: {} } };
+const taskEntry = fileURLToPath(new URL('../tasks/stdio.mjs', import.meta.url));
+
+let servers: Awaited<ReturnType<typeof startHttpServers>>;
+beforeAll(async () => {
+  servers = await startHttpServers();
+});
+afterAll(() => servers.close());
+
+/** Sends one 2026-07-28 request declaring `capabilities` (the tasks extension unless told otherwise). */
+type Send = (
+  method: string,
+  params?: Record<string, unknown>,
+  capabilities?: Record<string, unknown>,
+) => Promise<Message>;
+
+const transports: [string, () => { send: Send; close: () => Promise<void> }][] = [
+  [
+    'stdio',
+    () => {
+      const peer = stdioTaskPeer(taskEntry, ['--revision', '2026-07-28']);
+      return {
+        send: (method, params = {}, capabilities = WITH_TASKS) =>
+          peer.request(method, { ...params, _meta: modernMeta(capabilities) }),
+        close: () => peer.close(),
+      };
+    },
+  ],
+  [
+    'Streamable HTTP /tasks-2026',
+    () => {
+      const url = `${servers.modes}/tasks-2026?run=${crypto.randomUUID()}`;
+      return {
+        send: (method, params = {}, capabilities = WITH_TASKS) =>
+          modernRequest(url, method, { ...params, _meta: modernMeta(capabilities) }),
+        close: async () => {},
+      };
+    },
+  ],
+];
+
+describe.each(transports)('2026-07-28 task server (io.modelcontextprotocol/tasks) over %s', (_name, connect) => {
+  let send: Send;
+  let close: () => Promise<void>;
+  beforeAll(() => {
+    ({ send, close } = connect());
+  });
+  afterAll(() => close());
+
+  const start = async (name: string, args: Record<string, unknown> = {}, capabilities = WITH_TASKS) => {
+    const { result, error } = await send('tools/call', { name, arguments: args }, capabilities);
+    if (error !== undefined) throw new Error(`tools/call ${name}: ${JSON.stringify(error)}`);
+    return result as Record<string, unknown>;
+  };
+  const get = (taskId: unknown) => () => send('tasks/get', { taskId });
+  const update = (taskId: unknown, inputResponses: Record<string, unknown>) =>
+    send('tasks/update', { taskId, inputResponses });
+
+  it('advertises the extension in server/discover', async () => {
+    const { result } = await send('server/discover');
+    expect(result).toMatchObject({ capabilities: { extensions: { [TASKS]: {} } } });
+  });
+
+  it('answers -32021 naming the extension when a task-only tool is called without it', async () => {
+    const { error } = await send('tools/call', { name: 'slow-steps', arguments: {} }, ALL_CAPABILITIES);
+    expect(error).toEqual({
+      code: -32021,
+      message: `Missing required client capability: ${TASKS}`,
+      data: { requiredCapabilities: { extensions: { [TASKS]: {} } } },
+    });
+  });
+
+  it('answers tools/call with resultType "task" (a bare Task, no content), then tasks/get to completed with the result', async () => {
+    const created = await start('slow-steps', { steps: 3, stepMs: 30 });
+    expect(Object.keys(created).sort()).toEqual(
+      [
+        '_meta',
+        'createdAt',
+        'lastUpdatedAt',
+        'pollIntervalMs',
+        'resultType',
+        'status',
+        'statusMessage',
+        'taskId',
+        'ttlMs',
+      ].sort(),
+    );
+    expect(created).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 60_000, pollIntervalMs: 50 });
+    const messages = new Set<unknown>();
+    const done = await pollTask(get(created.taskId), (task) => {
+      messages.add(task.statusMessage);
+      return isTerminal(task);
+    });
+    expect(messages).toContain('step 2 of 3');
+    expect(done).toMatchObject({
+      resultType: 'complete',
+      taskId: created.taskId,
+      status: 'completed',
+      result: { content: [{ type: 'text', text: 'done after 3 steps' }] },
+    });
+  });
+
+  it('runs an optional tool inline without the extension and as a task with it', async () => {
+    const inline = await start('maybe-task', { text: 'now' }, ALL_CAPABILITIES);
+    expect(inline).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'echo: now' }] });
+    const created = await start('maybe-task', { text: 'later' });
+    expect(created.resultType).toBe('task');
+    expect(await pollTask(get(created.taskId), isTerminal)).toMatchObject({
+      result: { content: [{ text: 'echo: later' }] },
+    });
+  });
+
+  it('asks one question at a time in inputRequests, each under a new key, answered by tasks/update', async () => {
+    const created = await start('ask-mid-task', { questions: 2 });
+    const first = await pollTask(get(created.taskId), (task) => task.status !== 'working');
+    expect(first).toMatchObject({
+      status: 'input_required',
+      inputRequests: {
+        'answer-1': {
+          method: 'elicitation/create',
+          params: { mode: 'form', message: 'Question 1 of 2', requestedSchema: { required: ['answer'] } },
+        },
+      },
+    });
+    expect(Object.keys(first.inputRequests as object)).toEqual(['answer-1']);
+    const ack = await update(created.taskId, { 'answer-1': { action: 'accept', content: { answer: 'red' } } });
+    expect(ack.result).toMatchObject({ resultType: 'complete' });
+    expect(Object.keys(ack.result as object).sort()).toEqual(['_meta', 'resultType']);
+    const second = await pollTask(
+      get(created.taskId),
+      (task) => task.status === 'input_required' && 'answer-2' in (task.inputRequests as object),
+    );
+    expect(Object.keys(second.inputRequests as object)).toEqual(['answer-2']);
+    await update(created.taskId, { 'answer-2': { action: 'decline' } });
+    expect(await pollTask(get(created.taskId), isTerminal)).toMatchObject({
+      status: 'completed',
+      result: { content: [{ text: '["red","(decline)"]' }] },
+    });
+  });
+
+  it('takes a partial tasks/update and ignores keys that are not outstanding', async () => {
+    const created = await start('ask-mid-task', { questions: 2, together: true });
+    const asked = await pollTask(get(created.taskId), (task) => task.status === 'input_required');
+    expect(Object.keys(asked.inputRequests as object).sort()).toEqual(['answer-1', 'answer-2']);
+    await update(created.taskId, { 'answer-2': { action: 'accept', content: { answer: 'b' } }, 'never-asked': {} });
+    const partial = (await get(created.taskId)()).result as Record<string, unknown>;
+    expect(partial.status).toBe('input_required');
+    expect(Object.keys(partial.inputRequests as object)).toEqual(['answer-1']);
+    await update(created.taskId, {
+      'answer-2': { action: 'accept', content: { answer: 'again' } },
+      'answer-1': { action: 'accept', content: { answer: 'a' } },
+    });
+    expect(await pollTask(get(created.taskId), isTerminal)).toMatchObject({
+      result: { content: [{ text: '["a","b"]' }] },
+    });
+  });
+
+  it('answers -32021 naming elicitation when the mid-task question cannot be asked', async () => {
+    const { error } = await send(
+      'tools/call',
+      { name: 'ask-mid-task', arguments: {} },
+      { extensions: { [TASKS]: {} } },
+    );
+    expect(error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
+  });
+
+  it('reports a JSON-RPC failure as failed with error, a tool error as completed with isError', async () => {
+    const failed = await start('fail-task');
+    expect(await pollTask(get(failed.taskId), isTerminal)).toMatchObject({
+      status: 'failed',
+      statusMessage: 'simulated failure',
+      error: { code: -32603, message: 'simulated failure' },
+    });
+    const toolError = await start('fail-task', { how: 'tool-error' });
+    expect(await pollTask(get(toolError.taskId), isTerminal)).toMatchObject({
+      status: 'completed',
+      result: { isError: true, content: [{ text: 'simulated failure' }] },
+    });
+  });
+
+  it('cancels with tasks/cancel (an empty ack), and acks a second cancel without changing the task', async () => {
+    const created = await start('cancellable', { maxMs: 20_000 });
+    const ack = await send('tasks/cancel', { taskId: created.taskId });
+    expect(ack.result).toMatchObject({ resultType: 'complete' });
+    expect((await get(created.taskId)()).result).toMatchObject({ status: 'cancelled' });
+    expect((await send('tasks/cancel', { taskId: created.taskId })).error).toBeUndefined();
+    expect((await get(created.taskId)()).result).toMatchObject({ status: 'cancelled' });
+  });
+
+  it('answers -32602 for an unknown or expired task, and -32021 to task methods without the extension', async () => {
+    expect((await send('tasks/get', { taskId: 'no-such-task' })).error).toEqual({
+      code: -32602,
+      message: 'Failed to retrieve task: Task not found',
+    });
+    expect((await update('no-such-task', {})).error).toMatchObject({ code: -32602 });
+    expect((await send('tasks/cancel', { taskId: 'no-such-task' })).error).toMatchObject({ code: -32602 });
+    const short = await start('slow-steps', { steps: 1, stepMs: 0, ttlMs: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect((await get(short.taskId)()).error).toEqual({
+      code: -32602,
+      message: 'Failed to retrieve task: Task has expired',
+    });
+    const live = await start('slow-steps', { steps: 1, stepMs: 0 });
+    for (const method of ['tasks/get', 'tasks/cancel']) {
+      expect((await send(method, { taskId: live.taskId }, ALL_CAPABILITIES)).error).toMatchObject({ code: -32021 });
+    }
+  });
+});
+
+describe('2026-07-28 task server over Streamable HTTP: Mcp-Name', () => {
+  it('requires Mcp-Name equal to params.taskId on tasks/get, tasks/update and tasks/cancel (400, -32020 otherwise)', async () => {
+    const url = `${servers.modes}/tasks-2026?run=${crypto.randomUUID()}`;
+    const call = { name: 'slow-steps', arguments: { steps: 1, stepMs: 0 }, _meta: modernMeta(WITH_TASKS) };
+    const { taskId } = (await modernRequest(url, 'tools/call', call)).result as { taskId: string };
+    for (const [method, extra] of [
+      ['tasks/get', {}],
+      ['tasks/update', { inputResponses: {} }],
+      ['tasks/cancel', {}],
+    ] as const) {
+      const params = { taskId, ...extra, _meta: modernMeta(WITH_TASKS) };
+      for (const name of [null, 'another-task']) {
+        const response = await modernPost(url, method, params, { 'mcp-name': name });
+        expect(response.status).toBe(400);
+        expect(((await response.json()) as Message).error).toMatchObject({ code: -32020 });
+      }
+      expect((await modernPost(url, method, params)).status).toBe(200);
+    }
+  });
+});
