@@ -55,7 +55,11 @@ describe.each(transports)('2026-07-28 task server (io.modelcontextprotocol/tasks
   });
   afterAll(() => close());
 
-  const start = async (name: string, args: Record<string, unknown> = {}, capabilities = WITH_TASKS) => {
+  const start = async (
+    name: string,
+    args: Record<string, unknown> = {},
+    capabilities: Record<string, unknown> = WITH_TASKS,
+  ) => {
     const { result, error } = await send('tools/call', { name, arguments: args }, capabilities);
     if (error !== undefined) throw new Error(`tools/call ${name}: ${JSON.stringify(error)}`);
     return result as Record<string, unknown>;
