@@ -1,4 +1,3 @@
-import type { RequestId } from '../protocol/jsonrpc.js';
 import { MAX_TIMER } from '../util/timers.js';
 import type { Progress } from './options.js';
 
@@ -15,33 +14,6 @@ export interface PendingCall {
   readonly abandon: (reason: unknown) => void;
   /** Progress arrived: the per-call timeout starts again. */
   readonly restartTimeout: () => void;
-}
-
-/**
- * Ids of calls that gave up (timeout, abort) remembered for a while, so that a
- * response arriving after cancellation is dropped quietly instead of being
- * reported as a stray message. Bounded: the oldest ids are forgotten first.
- */
-export class RecentIds {
-  readonly #ids = new Set<RequestId>();
-  readonly #limit: number;
-
-  constructor(limit = 1024) {
-    this.#limit = limit;
-  }
-
-  add(id: RequestId): void {
-    this.#ids.add(id);
-    if (this.#ids.size > this.#limit) {
-      const oldest = this.#ids.values().next().value;
-      if (oldest !== undefined) this.#ids.delete(oldest);
-    }
-  }
-
-  /** True once for an id that was added; the id is forgotten afterwards. */
-  take(id: RequestId): boolean {
-    return this.#ids.delete(id);
-  }
 }
 
 /** A pending call's deadline, as `Deadlines` tracks it; undefined means none. */

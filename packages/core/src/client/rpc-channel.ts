@@ -21,8 +21,9 @@ import {
 } from '../protocol/jsonrpc.js';
 import { ProgressNotificationParamsSchema } from '../protocol/progress.js';
 import { type SendOptions, type Transport, type TransportEvent, transportHooks } from '../transport/transport.js';
+import { LruMap } from './lru-map.js';
 import type { CallOptions } from './options.js';
-import { type Deadline, Deadlines, type PendingCall, RecentIds, within } from './pending-calls.js';
+import { type Deadline, Deadlines, type PendingCall, within } from './pending-calls.js';
 import { protocolIssues } from './protocol-issues.js';
 import { sendOptionsFor } from './safe-methods.js';
 
@@ -82,6 +83,9 @@ interface ErrorObject {
   data?: unknown;
 }
 
+/** How many given-up ids are remembered (a memory bound: a late answer to an older one goes to `onError`). */
+const MAX_GIVEN_UP = 1024;
+
 /** A map key for a request id that keeps `1` and `"1"` apart, as JSON-RPC does. */
 const idKey = (id: RequestId): string => (typeof id === 'number' ? `n${id}` : `s${id}`);
 
@@ -100,7 +104,11 @@ export class RpcChannel {
   readonly #hooks: ChannelHooks;
   readonly #options: ChannelOptions;
   readonly #pending = new Map<RequestId, PendingCall>();
-  readonly #cancelled = new RecentIds();
+  /**
+   * Ids of calls that gave up (timeout, abort), so a response arriving after it is
+   * dropped quietly instead of reported as stray; the oldest are forgotten first.
+   */
+  readonly #givenUp = new LruMap<RequestId, true>(MAX_GIVEN_UP);
   readonly #deadlines = new Deadlines();
   /** In-flight server requests by id, so `notifications/cancelled` and close can abort them. */
   readonly #handlers = new Map<string, AbortController>();
@@ -149,7 +157,7 @@ export class RpcChannel {
         release();
         ended?.abort(reason);
         // Remember the id either way, so a late answer is dropped quietly.
-        this.#cancelled.add(id);
+        this.#givenUp.set(id, true);
         if (options.cancellable !== false) this.#cancel(id, reason);
         reject(reason);
       };
@@ -395,7 +403,7 @@ export class RpcChannel {
       return;
     }
     if (!call) {
-      if (id !== undefined && this.#cancelled.take(id)) return;
+      if (id !== undefined && this.#givenUp.delete(id)) return;
       this.report(new ProtocolError(`mcp: response to unknown request id ${JSON.stringify(rawId)}`, { received: raw }));
       return;
     }
