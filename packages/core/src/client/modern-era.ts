@@ -13,6 +13,7 @@ import {
   META_LOG_LEVEL,
   META_PROTOCOL_VERSION,
   META_SERVER_INFO,
+  withMeta,
 } from '../protocol/meta.js';
 import { resultTypeOf } from '../protocol/result.js';
 import { MODERN_PROTOCOL_VERSIONS } from '../protocol/versions.js';
@@ -140,18 +141,13 @@ export class ModernEra implements Era {
 
   /** Every request carries who we are and what we can do (2026-07-28 §Lifecycle). */
   #envelope(params: Record<string, unknown>, callLevel: LoggingLevel | undefined): Record<string, unknown> {
-    const meta = typeof params._meta === 'object' && params._meta !== null ? params._meta : {};
     const level = callLevel ?? this.logLevel;
-    return {
-      ...params,
-      _meta: {
-        ...meta,
-        [META_PROTOCOL_VERSION]: this.#version,
-        [META_CLIENT_CAPABILITIES]: this.#options.capabilities,
-        [META_CLIENT_INFO]: this.#options.clientInfo,
-        ...(level && { [META_LOG_LEVEL]: level }),
-      },
-    };
+    return withMeta(params, {
+      [META_PROTOCOL_VERSION]: this.#version,
+      [META_CLIENT_CAPABILITIES]: this.#options.capabilities,
+      [META_CLIENT_INFO]: this.#options.clientInfo,
+      ...(level && { [META_LOG_LEVEL]: level }),
+    });
   }
 
   #headers(method: string, params: Record<string, unknown>): Record<string, string> {

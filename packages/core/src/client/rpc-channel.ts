@@ -19,6 +19,7 @@ import {
   JsonRpcResultResponseSchema,
   type RequestId,
 } from '../protocol/jsonrpc.js';
+import { META_PROGRESS_TOKEN, withMeta } from '../protocol/meta.js';
 import { ProgressNotificationParamsSchema } from '../protocol/progress.js';
 import { type SendOptions, type Transport, type TransportEvent, transportHooks } from '../transport/transport.js';
 import { LruMap } from './lru-map.js';
@@ -148,7 +149,7 @@ export class RpcChannel {
     const { signal } = options;
     const id = this.#nextId++;
     options.onRequestId?.(id);
-    const wire = options.onProgress ? withProgressToken(params, id) : params;
+    const wire = options.onProgress ? withMeta(params, { [META_PROGRESS_TOKEN]: id }) : params;
     const message: JsonRpcMessage = { jsonrpc: '2.0', id, method, ...(wire && { params: wire }) };
 
     return new Promise<T>((resolve, reject) => {
@@ -521,12 +522,6 @@ function toErrorObject(error: unknown): ErrorObject {
   }
   const message = error instanceof Error ? error.message : String(error);
   return { code: ErrorCode.InternalError, message: message || 'handler failed' };
-}
-
-/** `params` with `_meta.progressToken` set, every other `_meta` key kept. */
-function withProgressToken(params: Record<string, unknown> | undefined, token: RequestId): Record<string, unknown> {
-  const meta = params?._meta;
-  return { ...params, _meta: { ...(typeof meta === 'object' && meta !== null ? meta : {}), progressToken: token } };
 }
 
 /** A short, printable form of a value for error messages. */

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { isJsonObject } from './json.js';
 
 /**
  * `_meta`: free-form metadata on params, results and content. Values under keys we
@@ -32,3 +33,12 @@ export const META_MODEL_IMMEDIATE_RESPONSE = 'io.modelcontextprotocol/model-imme
 export const META_TRACEPARENT = 'traceparent';
 export const META_TRACESTATE = 'tracestate';
 export const META_BAGGAGE = 'baggage';
+
+/** `params` with `entries` added to its `_meta`; every other key of both is kept. */
+export function withMeta(
+  params: Readonly<Record<string, unknown>> | undefined,
+  entries: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const meta = params?._meta;
+  return { ...params, _meta: { ...(isJsonObject(meta) ? meta : {}), ...entries } };
+}
