@@ -219,7 +219,19 @@ describe.each(transports)('2026-07-28 task server (io.modelcontextprotocol/tasks
   });
 });
 
-describe('2026-07-28 task server over Streamable HTTP: Mcp-Name', () => {
+describe('2026-07-28 task server over Streamable HTTP: statuses and Mcp-Name', () => {
+  it('sends -32021 as HTTP 400 with the JSON-RPC error, an unknown task (-32602) as 200, each application/json', async () => {
+    const url = `${servers.modes}/tasks-2026?run=${crypto.randomUUID()}`;
+    const call = { name: 'slow-steps', arguments: {}, _meta: modernMeta(ALL_CAPABILITIES) };
+    const refused = await modernPost(url, 'tools/call', call);
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('content-type')).toContain('application/json');
+    expect(((await refused.json()) as Message).error).toMatchObject({ code: -32021 });
+    const unknown = await modernPost(url, 'tasks/get', { taskId: 'no-such-task', _meta: modernMeta(WITH_TASKS) });
+    expect(unknown.status).toBe(200);
+    expect(((await unknown.json()) as Message).error).toMatchObject({ code: -32602 });
+  });
+
   it('requires Mcp-Name equal to params.taskId on tasks/get, tasks/update and tasks/cancel (400, -32020 otherwise)', async () => {
     const url = `${servers.modes}/tasks-2026?run=${crypto.randomUUID()}`;
     const call = { name: 'slow-steps', arguments: { steps: 1, stepMs: 0 }, _meta: modernMeta(WITH_TASKS) };
