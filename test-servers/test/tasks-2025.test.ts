@@ -1,7 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServers } from '../http/serve.mjs';
-import { resultText } from './http-peer.js';
+import { messageOf, readEvents, resultText } from './http-peer.js';
 import { HttpTaskPeer, isTerminal, pollTask, stdioTaskPeer, type TaskPeer } from './task-peers.js';
 
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
@@ -143,5 +144,43 @@ describe.each(transports)('2025-11-25 task server (v1 SDK) over %s', (_name, con
     const task = await startTask('slow-steps', { steps: 1, stepMs: 0 });
     const { result } = await peer.request('tasks/list', {});
     expect((result as { tasks: { taskId: string }[] }).tasks.map((listed) => listed.taskId)).toContain(task.taskId);
+  });
+});
+
+describe('2025-11-25 task server over Streamable HTTP: the GET stream', () => {
+  it('carries notifications/tasks/status once the tools/call stream has closed; the queued elicitation waits for tasks/result', async () => {
+    const peer = await HttpTaskPeer.open(`${servers.modes}/tasks-2025`);
+    const stream = await fetch(peer.url, {
+      headers: { accept: 'text/event-stream', ...peer.session.headers },
+      signal: AbortSignal.timeout(5_000),
+    });
+    expect(stream.status).toBe(200);
+    const created = await peer.request('tools/call', { name: 'ask-mid-task', arguments: {}, task: {} });
+    const { taskId } = (created.result as { task: { taskId: string } }).task;
+    const seen = await readEvents(stream, (event) => {
+      const message = messageOf(event);
+      return (
+        message?.method === 'notifications/tasks/status' &&
+        (message.params as { status?: string }).status === 'input_required'
+      );
+    });
+    const methods = seen.map((event) => messageOf(event)?.method).filter((method) => method !== undefined);
+    expect(new Set(methods)).toEqual(new Set(['notifications/tasks/status']));
+    expect(messageOf(seen.at(-1)!)?.params).toMatchObject({ taskId, status: 'input_required' });
+    peer.onRequest = () => ({ action: 'decline' });
+    expect(resultText(await peer.request('tasks/result', { taskId }))).toBe('answer: (decline)');
+    await peer.close();
+  });
+});
+
+describe('tasks/stdio.mjs', () => {
+  it('refuses an unknown --revision with a message on stderr and exit code 2', () => {
+    const run = spawnSync(process.execPath, [taskEntry, '--revision', '2024-11-05'], {
+      encoding: 'utf8',
+      timeout: 5_000,
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe('--revision must be one of 2025-11-25, 2026-07-28, got 2024-11-05\n');
+    expect(run.stdout).toBe('');
   });
 });
