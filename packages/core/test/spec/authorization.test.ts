@@ -104,12 +104,50 @@ describe('spec: authorization', () => {
     expect(scenario.stats().registrations).toEqual([]);
   });
 
-  it('states an application_type when it registers dynamically', async () => {
+  it('states an application_type and the refresh_token grant when it registers dynamically', async () => {
     const scenario = await bed.servers().createScenario();
     await listTools(scenario.info().mcp, { redirectUri: REDIRECT_URI, authorize: user().authorize });
     const [registration] = scenario.stats().registrations;
     expect(registration?.via).toBe('dcr');
-    expect(['native', 'web']).toContain(registration?.metadata.application_type);
+    expect(registration?.metadata.application_type).toBe('native');
+    expect(registration?.metadata.grant_types).toContain('refresh_token');
+  });
+
+  it('fails with registration_failed naming the refusal when the AS refuses its redirect URI for the application_type', async () => {
+    const scenario = await bed.servers().createScenario({ dcrRedirectRules: 'oidc' });
+    const person = user();
+    const failure = listTools(scenario.info().mcp, {
+      redirectUri: REDIRECT_URI,
+      authorize: person.authorize,
+      clientMetadata: { application_type: 'web' },
+    });
+    await expect(failure).rejects.toMatchObject({
+      code: 'registration_failed',
+      message: expect.stringMatching(/redirect/),
+    });
+    expect(person.seen).toEqual([]);
+  });
+
+  it('refuses AS metadata whose issuer is not the issuer it was fetched for, sending the user nowhere', async () => {
+    const scenario = await bed.servers().createScenario({ issuerInMetadata: 'wrong' });
+    const person = user();
+    const failure = listTools(scenario.info().mcp, { redirectUri: REDIRECT_URI, authorize: person.authorize });
+    await expect(failure).rejects.toBeInstanceOf(AuthError);
+    expect(person.seen).toEqual([]);
+    expect(scenario.stats().registrations).toEqual([]);
+  });
+
+  it('authorizes again when its token expires and the AS issued no refresh token', async () => {
+    const scenario = await bed.servers().createScenario({ refreshTokens: false });
+    const person = user();
+    const client = await bed.connect(
+      scenario.info().mcp,
+      new OAuthProvider({ redirectUri: REDIRECT_URI, authorize: person.authorize }),
+    );
+    await client.listTools();
+    scenario.expireTokens();
+    await client.ping();
+    expect(person.seen).toHaveLength(2);
   });
 
   it('uses the default /authorize, /token and /register endpoints of a 2025-03-26 server without metadata', async () => {

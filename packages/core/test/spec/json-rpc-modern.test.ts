@@ -1,21 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { connected, scripted, useScriptedClients } from '../client/harness.js';
-import type { ScriptedServer } from '../client/scripted-server.js';
+import { discover } from './modern-scripted.js';
 
 useScriptedClients();
-
-const DISCOVER = {
-  resultType: 'complete',
-  supportedVersions: ['2026-07-28'],
-  capabilities: { tools: {} },
-  ttlMs: 0,
-  cacheScope: 'private',
-};
-
-async function discover(server: ScriptedServer): Promise<void> {
-  const probe = await server.expect('server/discover');
-  await server.reply(probe.id, DISCOVER);
-}
 
 /** Checklist §2 (JSON-RPC framing) where 2025-03-26 and 2026-07-28 differ from the rest. */
 describe('spec: JSON-RPC framing across revisions', () => {

@@ -15,4 +15,11 @@ describe('spec: roots', () => {
     const listed = await server.request('roots/list');
     expect(listed.result).toEqual({ roots });
   });
+
+  it('answers roots/list with -32601 when the app gave no roots', async () => {
+    const { server } = await connected();
+    const response = await server.request('roots/list');
+    expect(response.error?.code).toBe(-32601);
+    expect(response.result).toBeUndefined();
+  });
 });
