@@ -135,6 +135,10 @@ describe.each(transports)('2025-11-25 task server (v1 SDK) over %s', (_name, con
     const cancelled = await peer.request('tasks/cancel', { taskId: task.taskId });
     expect(cancelled.result).toMatchObject({ taskId: task.taskId, status: 'cancelled' });
     expect((await get(task.taskId)()).result).toMatchObject({ status: 'cancelled' });
+    expect((await peer.request('tasks/result', { taskId: task.taskId })).error).toMatchObject({
+      code: -32603,
+      message: `Task ${task.taskId} has no result stored`,
+    });
     expect((await peer.request('tasks/cancel', { taskId: task.taskId })).error).toMatchObject({ code: -32602 });
     expect((await peer.request('tasks/get', { taskId: 'no-such-task' })).error).toMatchObject({ code: -32602 });
     expect((await peer.request('tasks/result', { taskId: 'no-such-task' })).error).toMatchObject({ code: -32602 });

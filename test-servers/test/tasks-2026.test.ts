@@ -251,3 +251,22 @@ describe('2026-07-28 task server over Streamable HTTP: statuses and Mcp-Name', (
     }
   });
 });
+
+describe('2026-07-28 task server over stdio: a 2025 initialize connection', () => {
+  it('serves the same tools, the task-only ones answering an isError result that names the extension', async () => {
+    const peer = stdioTaskPeer(taskEntry, ['--revision', '2026-07-28']);
+    try {
+      await peer.initialize();
+      const call = (name: string, args: Record<string, unknown>) =>
+        peer.request('tools/call', { name, arguments: args });
+      const refused = await call('slow-steps', {});
+      expect(refused.result).toMatchObject({
+        isError: true,
+        content: [{ text: `slow-steps needs the ${TASKS} extension (protocol revision 2026-07-28)` }],
+      });
+      expect((await call('maybe-task', { text: 'old' })).result).toMatchObject({ content: [{ text: 'echo: old' }] });
+    } finally {
+      await peer.close();
+    }
+  });
+});
