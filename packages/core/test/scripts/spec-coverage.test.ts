@@ -75,6 +75,23 @@ describe('scripts/spec-coverage.mjs', () => {
     );
   });
 
+  it('reads a table as a Markdown formatter pads it', () => {
+    dir = mkdtempSync(join(tmpdir(), 'spec-coverage-test-'));
+    const testFile = join(dir, 'lifecycle.test.ts');
+    writeFileSync(testFile, TEST_SOURCE);
+    const table = join(dir, 'padded.md');
+    const rows = [
+      '| ID  | Requirement | Level | Status   | Test file | Test name or reason                  |',
+      '| --- | ----------- | :---: | -------- | --------- | ------------------------------------ |',
+      `| P-1 | padded      | MUST  | proven   | ${testFile} | sends initialized after the result   |`,
+      '| P-2 | padded      | MAY   | declined |           | the app decides                      |',
+    ];
+    writeFileSync(table, `${rows.join('\n')}\n`);
+    const run = spawnSync(process.execPath, [SCRIPT, '--table', table], { encoding: 'utf8', timeout: 15_000 });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('2 rows (1 proven, 1 declined, 0 gap, 0 pending); 2 hold, 0 do not');
+  });
+
   it('does not take a title that only appears outside a test call, or only part of one', () => {
     const run = check([
       '| L-1 | comment | MUST | proven | FILE | lifecycle.test |',
