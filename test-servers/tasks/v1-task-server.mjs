@@ -131,6 +131,33 @@ export function createV1TaskServer() {
     }),
   );
 
+  // A client that did not declare tasks.requests.elicitation.create must serve
+  // the request normally and ignore `task` (2025-11-25, basic/utilities/tasks
+  // § Task Support and Handling); a CreateTaskResult fails the ElicitResult parse.
+  server.registerTool(
+    'elicit-with-task-field',
+    {
+      description:
+        'Sends elicitation/create carrying `task: {ttl: 60000}` whatever the client declared; returns "answer: <answer>" from the plain ElicitResult it expects back.',
+      inputSchema: {},
+    },
+    async (_args, extra) => {
+      const answer = await extra.sendRequest(
+        {
+          method: 'elicitation/create',
+          params: {
+            mode: 'form',
+            message: 'Answer, ignoring task',
+            requestedSchema: ANSWER_SCHEMA,
+            task: { ttl: 60_000 },
+          },
+        },
+        ElicitResultSchema,
+      );
+      return textResult(`answer: ${answerText(answer)}`);
+    },
+  );
+
   server.registerTool(
     'echo',
     { description: 'Echoes `text` at once. No task support (forbidden).', inputSchema: { text: z.string() } },

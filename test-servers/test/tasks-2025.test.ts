@@ -55,6 +55,7 @@ describe.each(transports)('2025-11-25 task server (v1 SDK) over %s', (_name, con
       'ask-mid-task': 'required',
       'fail-task': 'required',
       cancellable: 'required',
+      'elicit-with-task-field': 'forbidden',
       echo: 'forbidden',
     });
   });
@@ -142,6 +143,25 @@ describe.each(transports)('2025-11-25 task server (v1 SDK) over %s', (_name, con
     expect((await peer.request('tasks/cancel', { taskId: task.taskId })).error).toMatchObject({ code: -32602 });
     expect((await peer.request('tasks/get', { taskId: 'no-such-task' })).error).toMatchObject({ code: -32602 });
     expect((await peer.request('tasks/result', { taskId: 'no-such-task' })).error).toMatchObject({ code: -32602 });
+  });
+
+  it('sends a server request with a `task` field the client did not ask for, and takes a plain ElicitResult', async () => {
+    const asked: Record<string, unknown>[] = [];
+    peer.onRequest = (request) => {
+      asked.push(request);
+      return { action: 'accept', content: { answer: 'plain' } };
+    };
+    const response = await peer.request('tools/call', { name: 'elicit-with-task-field', arguments: {} });
+    expect(resultText(response)).toBe('answer: plain');
+    expect(asked[0]).toMatchObject({ method: 'elicitation/create', params: { task: { ttl: 60_000 } } });
+  });
+
+  it('fails elicit-with-task-field when the client answers with a CreateTaskResult', async () => {
+    peer.onRequest = () => ({ task: { taskId: 't', status: 'working', ttl: null, createdAt: '', lastUpdatedAt: '' } });
+    const response = await peer.request('tools/call', { name: 'elicit-with-task-field', arguments: {} });
+    expect(response.result).toMatchObject({ isError: true });
+    // The ElicitResult parse failed on the missing `action`.
+    expect(resultText(response)).toMatch(/invalid_value[\s\S]*"action"/);
   });
 
   it('lists the tasks of this connection with tasks/list', async () => {
