@@ -20,4 +20,16 @@ describe('spec: HTTP status codes', () => {
     expect((error as RpcError).code).toBe(-32601);
     expect((await fault.stats()).methods).toEqual(expect.objectContaining({ 'tools/call': 1, initialize: 1 }));
   });
+
+  it('takes a 405 to the session DELETE as the server keeping sessions to itself: close() resolves, nothing reported', async () => {
+    const fault = await servers.scenario({
+      inner: 'stateful',
+      rules: [{ match: { httpMethod: 'DELETE' }, action: { type: 'status', status: 405 } }],
+    });
+    const { client, calls, errors } = await open(fault.mcp);
+    await client.listTools();
+    await expect(client.close()).resolves.toBeUndefined();
+    expect(calls.filter((call) => call.httpMethod === 'DELETE')).toHaveLength(1);
+    expect(errors).toEqual([]);
+  });
 });
