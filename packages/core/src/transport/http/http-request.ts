@@ -1,5 +1,3 @@
-import type { HttpError } from '../../errors/http-error.js';
-
 /** One HTTP request as the transport asks for it; the requester adds credentials on every attempt. */
 export interface HttpRequest {
   readonly method: 'GET' | 'POST' | 'DELETE';
@@ -22,6 +20,4 @@ export interface Requester {
   readonly url: URL;
   /** Sends `request` with credentials, the retry policy and redirects; resolves with the response that stands. */
   send(request: HttpRequest): Promise<Response>;
-  /** An HttpError for a response that is not a success, with a bounded excerpt of its body. */
-  failure(response: Response, url?: URL): Promise<HttpError>;
 }

@@ -1,10 +1,8 @@
-import type { HttpError } from '../../errors/http-error.js';
 import { setAll } from '../../util/headers.js';
 import { discard } from '../../util/read-body.js';
 import type { HttpRequest, Requester } from './http-request.js';
 import { resilience } from './on-demand.js';
 import type { StreamableHttpTransportOptions } from './options.js';
-import { httpError } from './refused-response.js';
 import type { FailedAttempt, SentRequest } from './resilience/index.js';
 
 /**
@@ -63,7 +61,7 @@ export class HttpRequester implements Requester {
       if (verdict !== 'retry') return response;
       // Refused with 401/403, so never run: resending is safe, up to a cap (resilience/auth-resend.ts).
       const { beforeAuthResend } = await resilience();
-      await beforeAuthResend(this, response, resends, described.url);
+      await beforeAuthResend(response, resends, described.url);
     }
   }
 
@@ -90,11 +88,6 @@ export class HttpRequester implements Requester {
       const settled = await afterFailedAttempt(failed, attempt, request, described.url, retry);
       if (settled) return settled;
     }
-  }
-
-  /** An HttpError for a response that is not a success, with a bounded excerpt of its body (`text`, if already read). */
-  async failure(response: Response, url = this.url, text?: string): Promise<HttpError> {
-    return httpError(response, url, text);
   }
 
   async #authorize(headers: Headers, signal: AbortSignal): Promise<void> {

@@ -1,6 +1,6 @@
 import { LimitError } from '../../../errors/limit-error.js';
 import { discard } from '../../../util/read-body.js';
-import type { Requester } from '../http-request.js';
+import { httpError } from '../refused-response.js';
 
 /**
  * Resends of one request an AuthProvider may ask for, fixed (not an option; an
@@ -16,9 +16,9 @@ const MAX_AUTH_RESENDS = 5;
  * the refusal's HttpError as cause. Loaded on demand: only a refused request is
  * sent again.
  */
-export async function beforeAuthResend(http: Requester, refused: Response, resends: number, url: URL): Promise<void> {
+export async function beforeAuthResend(refused: Response, resends: number, url: URL): Promise<void> {
   if (resends < MAX_AUTH_RESENDS) return discard(refused);
-  const cause = await http.failure(refused, url);
+  const cause = await httpError(refused, url);
   throw new LimitError('maxAuthRetries', MAX_AUTH_RESENDS, `${url.href}: too many resends for authorization`, {
     cause,
   });

@@ -5,6 +5,7 @@ import { discard } from '../../../util/read-body.js';
 import type { SendOptions } from '../../transport.js';
 import { type EventStreamTarget, readMessages, type SseEvent } from '../event-stream/index.js';
 import type { Requester } from '../http-request.js';
+import { httpError } from '../refused-response.js';
 
 /**
  * The deprecated HTTP+SSE transport of 2024-11-05, used only as a fallback: a GET
@@ -31,7 +32,7 @@ export class LegacySseSession {
   async open(headers: Headers): Promise<void> {
     const http = this.#http;
     const response = await http.send({ method: 'GET', headers, signal: this.#signal, idempotent: true });
-    if (!response.ok || !response.body) throw await http.failure(response);
+    if (!response.ok || !response.body) throw await httpError(response, http.url);
     const body = response.body;
     this.#endpoint = await new Promise<URL>((resolve, reject) => {
       const onEvent = (event: SseEvent) => {
@@ -73,7 +74,7 @@ export class LegacySseSession {
       signal: options.signal ?? this.#signal,
       idempotent: options.idempotent === true,
     });
-    if (!response.ok) throw await this.#http.failure(response, url);
+    if (!response.ok) throw await httpError(response, url);
     await discard(response);
   }
 }

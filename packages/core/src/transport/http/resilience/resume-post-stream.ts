@@ -6,6 +6,7 @@ import { sleep } from '../../../util/backoff.js';
 import { discard } from '../../../util/read-body.js';
 import { type EventStreamTarget, readMessages, type SseCursor } from '../event-stream/index.js';
 import type { Requester } from '../http-request.js';
+import { httpError } from '../refused-response.js';
 import { MAX_SSE_RETRY } from './backoff.js';
 
 /** A POST's SSE stream that ended before its response, and what resuming it needs. */
@@ -65,7 +66,7 @@ export async function resumePostStream(stream: BrokenPostStream): Promise<void> 
       stream.onSessionGone();
       throw new SessionExpiredError(http.url.href, { delivered: true });
     }
-    if (!resumed.ok) throw await http.failure(resumed);
+    if (!resumed.ok) throw await httpError(resumed, http.url);
     broken = resumed.body ? await readMessages(resumed.body, sse, cursor, requestId) : undefined;
   }
 }

@@ -6,6 +6,7 @@ import { linkedSignal } from '../../../util/linked-signal.js';
 import { type EventStreamTarget, readMessages, type SseCursor } from '../event-stream/index.js';
 import type { Requester } from '../http-request.js';
 import type { StreamReconnectOptions } from '../options.js';
+import { httpError } from '../refused-response.js';
 import { DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY, MAX_SSE_RETRY } from './backoff.js';
 
 /** What the stream needs from its transport. */
@@ -60,7 +61,7 @@ export async function runStandaloneStream(context: StandaloneStreamContext): Pro
       first = undefined;
       if (response.status === 405) return;
       if (response.status === 404) return context.onSessionGone();
-      if (!response.ok || !response.body) throw await http.failure(response);
+      if (!response.ok || !response.body) throw await httpError(response, http.url);
       const opened = Date.now();
       let events = 0;
       const broken = await readMessages(response.body, sse, cursor, undefined, () => {
