@@ -1,4 +1,5 @@
 import {
+  inputRequired,
   MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
@@ -90,6 +91,20 @@ export function createModernTaskServer({ era = 'modern', store = createModernTas
     if (era !== 'modern')
       return errorResult(`${tool.name} needs the ${TASKS_EXTENSION} extension (protocol revision 2026-07-28)`);
     if (!declared) throw missingTasksExtension();
+    // SEP-2663 § Task Creation: multi-round-trip exchanges before the task are
+    // resolved on tools/call itself, before any CreateTaskResult.
+    const gate = tool.gate?.(parsed.data, ctx.mcpReq.inputResponses ?? {});
+    if (gate !== undefined && 'ask' in gate) {
+      return inputRequired({
+        inputRequests: Object.fromEntries(
+          Object.entries(gate.ask).map(([key, request]) => [
+            key,
+            inputRequired.elicit(/** @type {any} */ (request.params)),
+          ]),
+        ),
+      });
+    }
+    if (gate !== undefined && 'answer' in gate) return /** @type {any} */ (gate.answer);
     const missing = missingCapabilities(ctx, tool.needs);
     if (missing !== undefined) {
       throw new MissingRequiredClientCapabilityError(

@@ -27,7 +27,23 @@ import { ANSWER_SCHEMA, answerText, pause, STEP_ARGS, stepMessage } from './task
  * @property {(args: any, work: TaskWork) => Promise<Record<string, unknown> | undefined>} [run]
  *   the task's work; resolves to the result to complete with (undefined: the work ended the task itself)
  * @property {(args: any) => Promise<Record<string, unknown>>} [inline] the answer without a task
+ * @property {(args: any, inputResponses: Record<string, any>) => Gate} [gate] a multi-round-trip step
+ *   before the task: what to ask first, or an answer that ends the call without one
  */
+
+/**
+ * What a tool's gate decided: ask these input requests first (an
+ * InputRequiredResult), answer at once, or go on and create the task.
+ * @typedef {{ ask: Record<string, import('./modern-task-store.mjs').InputRequest> }
+ *   | { answer: Record<string, unknown> } | { proceed: true }} Gate
+ */
+
+/** The form `confirm-then-task` asks before it starts: one required boolean, `confirm`. */
+export const CONFIRM_SCHEMA = Object.freeze({
+  type: 'object',
+  properties: { confirm: { type: 'boolean' } },
+  required: ['confirm'],
+});
 
 /** @type {readonly ModernTaskTool[]} */
 export const MODERN_TASK_TOOLS = Object.freeze([
@@ -118,6 +134,36 @@ export const MODERN_TASK_TOOLS = Object.freeze([
         await pause(Math.max(stepMs, 1));
       }
       return textResult(`not cancelled within ${maxMs}ms`);
+    },
+  },
+  {
+    name: 'confirm-then-task',
+    description:
+      'Multi-round-trip first, then a task: answers input_required (key "confirm", form {confirm: boolean}) until the retry brings it; confirmed, returns a task that completes with "confirmed, done after n steps", else completes at once with "not confirmed (<action or false>)".',
+    inputSchema: z.object(STEP_ARGS),
+    task: 'required',
+    gate: (_args, responses) => {
+      const confirm = responses.confirm;
+      if (confirm === undefined) {
+        return {
+          ask: {
+            confirm: {
+              method: 'elicitation/create',
+              params: { mode: 'form', message: 'Start the task?', requestedSchema: CONFIRM_SCHEMA },
+            },
+          },
+        };
+      }
+      if (confirm.action === 'accept' && confirm.content?.confirm === true) return { proceed: true };
+      const why = confirm.action === 'accept' ? String(confirm.content?.confirm) : String(confirm.action);
+      return { answer: textResult(`not confirmed (${why})`) };
+    },
+    run: async ({ steps, stepMs }, work) => {
+      for (let step = 1; step <= steps; step++) {
+        if (!work.progress(stepMessage(step, steps))) return undefined;
+        await pause(stepMs);
+      }
+      return textResult(`confirmed, done after ${steps} steps`);
     },
   },
   {

@@ -59,8 +59,10 @@ describe.each(transports)('2026-07-28 task server (io.modelcontextprotocol/tasks
     name: string,
     args: Record<string, unknown> = {},
     capabilities: Record<string, unknown> = WITH_TASKS,
+    inputResponses?: Record<string, unknown>,
   ) => {
-    const { result, error } = await send('tools/call', { name, arguments: args }, capabilities);
+    const params = { name, arguments: args, ...(inputResponses && { inputResponses }) };
+    const { result, error } = await send('tools/call', params, capabilities);
     if (error !== undefined) throw new Error(`tools/call ${name}: ${JSON.stringify(error)}`);
     return result as Record<string, unknown>;
   };
@@ -164,6 +166,30 @@ describe.each(transports)('2026-07-28 task server (io.modelcontextprotocol/tasks
     });
     expect(await pollTask(get(created.taskId), isTerminal)).toMatchObject({
       result: { content: [{ text: '["a","b"]' }] },
+    });
+  });
+
+  it('resolves a multi-round-trip exchange on tools/call before answering with the task', async () => {
+    const call = (inputResponses?: Record<string, unknown>) =>
+      start('confirm-then-task', { steps: 2, stepMs: 0 }, WITH_TASKS, inputResponses);
+    const asked = await call();
+    expect(asked).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: {
+        confirm: {
+          method: 'elicitation/create',
+          params: { message: 'Start the task?', requestedSchema: { required: ['confirm'] } },
+        },
+      },
+    });
+    const created = await call({ confirm: { action: 'accept', content: { confirm: true } } });
+    expect(created.resultType).toBe('task');
+    expect(await pollTask(get(created.taskId), isTerminal)).toMatchObject({
+      result: { content: [{ text: 'confirmed, done after 2 steps' }] },
+    });
+    expect(await call({ confirm: { action: 'decline' } })).toMatchObject({
+      resultType: 'complete',
+      content: [{ text: 'not confirmed (decline)' }],
     });
   });
 
