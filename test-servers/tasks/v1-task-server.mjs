@@ -1,4 +1,4 @@
-import { InMemoryTaskMessageQueue, InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
+import { InMemoryTaskMessageQueue, InMemoryTaskStore, isTerminal } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -195,7 +195,7 @@ function taskHandler(run) {
       const store = extra.taskStore;
       const isOpen = async () => {
         const current = await store.getTask(task.taskId);
-        return current !== null && current !== undefined && !isTerminalStatus(current.status);
+        return current !== null && current !== undefined && !isTerminal(current.status);
       };
       /** @type {V1TaskWork} */
       const work = {
@@ -218,12 +218,4 @@ function taskHandler(run) {
     getTask: async (_args, extra) => /** @type {any} */ (await extra.taskStore.getTask(extra.taskId)),
     getTaskResult: async (_args, extra) => /** @type {any} */ (await extra.taskStore.getTaskResult(extra.taskId)),
   };
-}
-
-/**
- * @param {string} status
- * @returns {boolean}
- */
-function isTerminalStatus(status) {
-  return status === 'completed' || status === 'failed' || status === 'cancelled';
 }
