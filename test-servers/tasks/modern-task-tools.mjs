@@ -6,6 +6,7 @@ import { ANSWER_SCHEMA, answerText, pause, STEP_ARGS, stepMessage } from './task
  * What a task's work may do to its task.
  * @typedef {object} TaskWork
  * @property {(message: string) => boolean} progress sets the status message; false once the task is terminal (stop then)
+ * @property {(ms: number) => void} suggestPollInterval changes the task's `pollIntervalMs` (SEP-2663: it may change)
  * @property {(key: string, request: import('./modern-task-store.mjs').InputRequest, message?: string) => Promise<unknown>} ask
  *   waits for the client's answer to one input request (status `input_required` meanwhile)
  * @property {(error: { code: number, message: string, data?: unknown }) => void} fail ends the task with a JSON-RPC error
@@ -50,12 +51,17 @@ export const MODERN_TASK_TOOLS = Object.freeze([
   {
     name: 'slow-steps',
     description:
-      'Works through `steps` steps of `stepMs` each, statusMessage "step i of n"; completes with "done after n steps". Always a task; `ttlMs` sets its TTL.',
-    inputSchema: z.object({ ...STEP_ARGS, ttlMs: z.number().int().min(1).max(3_600_000).optional() }),
+      'Works through `steps` steps of `stepMs` each, statusMessage "step i of n"; completes with "done after n steps". Always a task; `ttlMs` sets its TTL; `pollIntervalMs` replaces the suggested interval from step 2 on (SEP-2663 lets it change).',
+    inputSchema: z.object({
+      ...STEP_ARGS,
+      ttlMs: z.number().int().min(1).max(3_600_000).optional(),
+      pollIntervalMs: z.number().int().min(1).max(60_000).optional(),
+    }),
     task: 'required',
     ttlMs: (args) => args.ttlMs,
-    run: async ({ steps, stepMs }, work) => {
+    run: async ({ steps, stepMs, pollIntervalMs }, work) => {
       for (let step = 1; step <= steps; step++) {
+        if (step === 2 && pollIntervalMs !== undefined) work.suggestPollInterval(pollIntervalMs);
         if (!work.progress(stepMessage(step, steps))) return undefined;
         await pause(stepMs);
       }
@@ -189,6 +195,9 @@ export function startTask(store, tool, args) {
   /** @type {TaskWork} */
   const work = {
     progress: (message) => store.progress(task, message),
+    suggestPollInterval: (ms) => {
+      task.pollIntervalMs = ms;
+    },
     ask: (key, request, message) => store.ask(task, key, request, message),
     fail: (error) => store.fail(task, error),
   };

@@ -114,6 +114,13 @@ describe.each(transports)('2026-07-28 task server (io.modelcontextprotocol/tasks
     });
   });
 
+  it('changes pollIntervalMs during a task when asked to (from step 2)', async () => {
+    const created = await start('slow-steps', { steps: 3, stepMs: 40, pollIntervalMs: 7 });
+    expect(created.pollIntervalMs).toBe(50);
+    const later = await pollTask(get(created.taskId), (task) => task.statusMessage !== 'step 1 of 3');
+    expect(later.pollIntervalMs).toBe(7);
+  });
+
   it('runs an optional tool inline without the extension and as a task with it', async () => {
     const inline = await start('maybe-task', { text: 'now' }, ALL_CAPABILITIES);
     expect(inline).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'echo: now' }] });
