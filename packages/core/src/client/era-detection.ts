@@ -16,20 +16,6 @@ import { DEFAULT_ERA_CACHE_ENTRIES, type EraCache, type EraKind } from './option
  */
 export const sharedEraCache: EraCache = new LruMap<string, EraKind>(DEFAULT_ERA_CACHE_ENTRIES);
 
-/** Verdicts per transport object too (one without a `serverKey`); weak, so they go with it. */
-const byTransport = new WeakMap<Transport, EraKind>();
-
-function recall(transport: Transport, cache: EraCache): EraKind | undefined {
-  const key = transportHooks(transport).serverKey;
-  return byTransport.get(transport) ?? (key === undefined ? undefined : cache.get(key));
-}
-
-function remember(transport: Transport, cache: EraCache, kind: EraKind): void {
-  byTransport.set(transport, kind);
-  const key = transportHooks(transport).serverKey;
-  if (key !== undefined) cache.set(key, kind);
-}
-
 /** Modern-only errors: the server is modern, so falling back would be wrong (2026-07-28 versioning). */
 const MODERN_CODES: ReadonlySet<number> = new Set([
   ErrorCode.HeaderMismatch,
@@ -61,21 +47,23 @@ export async function chooseEra(
     const era = isModernProtocolVersion(pinned) ? eras.modern : eras.legacy;
     return { era, server: await era.connect(context) };
   }
-  const cached = recall(transport, cache);
+  // Only the server is met again: a transport object connects once (its messages() are read once).
+  const key = transportHooks(transport).serverKey;
+  const cached = key === undefined ? undefined : cache.get(key);
   const first = cached === 'legacy' ? eras.legacy : eras.modern;
-  const second = first === eras.modern ? eras.legacy : eras.modern;
   const timeout = Math.min(probeTimeout, context.call.timeout ?? probeTimeout);
   const probe = first === eras.modern ? { ...context, call: { ...context.call, timeout } } : context;
+  let era = first;
+  let server: ServerIdentity;
   try {
-    const server = await first.connect(probe);
-    remember(transport, cache, first.kind);
-    return { era: first, server };
+    server = await first.connect(probe);
   } catch (error) {
     if (first === eras.modern && !speaksLegacy(error)) throw error;
-    const server = await second.connect(context);
-    remember(transport, cache, second.kind);
-    return { era: second, server };
+    era = first === eras.modern ? eras.legacy : eras.modern;
+    server = await era.connect(context);
   }
+  if (key !== undefined) cache.set(key, era.kind);
+  return { era, server };
 }
 
 /**
