@@ -1,6 +1,6 @@
 import { InMemoryTaskMessageQueue, InMemoryTaskStore, isTerminal } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitResultSchema, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { errorResult, messageOf, textResult } from '../reference/tool-results.mjs';
 import { ANSWER_SCHEMA, answerText, pause, STEP_ARGS, stepMessage } from './task-work.mjs';
@@ -79,18 +79,35 @@ export function createV1TaskServer() {
     'ask-mid-task',
     {
       description:
-        'After one step asks `question` with elicitation/create tagged related-task (status input_required), then completes with the answer.',
-      inputSchema: { question: z.string().default('Which colour?'), stepMs: STEP_ARGS.stepMs },
+        'After one step asks `question` with elicitation/create tagged related-task (status input_required), then completes with the answer. deliver "queued" (default): the request waits for tasks/result and travels on its stream. deliver "direct": sent at once outside any request (over HTTP on the GET stream).',
+      inputSchema: {
+        question: z.string().default('Which colour?'),
+        deliver: z.enum(['queued', 'direct']).default('queued'),
+        stepMs: STEP_ARGS.stepMs,
+      },
       execution: { taskSupport: 'required' },
     },
-    taskHandler(async ({ question, stepMs }, work) => {
+    taskHandler(async ({ question, deliver, stepMs }, work) => {
       if (!(await work.status('preparing the question'))) return;
       await pause(stepMs);
-      const answer = await work.extra.sendRequest(
-        { method: 'elicitation/create', params: { mode: 'form', message: question, requestedSchema: ANSWER_SCHEMA } },
-        ElicitResultSchema,
-        { relatedTask: { taskId: work.taskId } },
-      );
+      const params = { mode: 'form', message: question, requestedSchema: ANSWER_SCHEMA };
+      let answer;
+      if (deliver === 'queued') {
+        answer = await work.extra.sendRequest({ method: 'elicitation/create', params }, ElicitResultSchema, {
+          relatedTask: { taskId: work.taskId },
+        });
+      } else {
+        // The spec lets task messages travel on any stream (2025-11-25, basic/utilities/tasks
+        // § Input Required Status); the tag is still required.
+        await work.extra.taskStore.updateTaskStatus(work.taskId, 'input_required', 'asking directly');
+        answer = await server.server.request(
+          {
+            method: 'elicitation/create',
+            params: { ...params, _meta: { [RELATED_TASK_META_KEY]: { taskId: work.taskId } } },
+          },
+          ElicitResultSchema,
+        );
+      }
       if (!(await work.status(`got the answer: ${answerText(answer)}`))) return;
       await pause(stepMs);
       await work.complete(textResult(`answer: ${answerText(answer)}`));

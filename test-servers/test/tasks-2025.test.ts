@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServers } from '../http/serve.mjs';
-import { messageOf, readEvents, resultText } from './http-peer.js';
+import { messageOf, post, readEvents, resultText } from './http-peer.js';
 import { HttpTaskPeer, isTerminal, pollTask, stdioTaskPeer, type TaskPeer } from './task-peers.js';
 
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
@@ -193,6 +193,59 @@ describe('2025-11-25 task server over Streamable HTTP: the GET stream', () => {
     expect(messageOf(seen.at(-1)!)?.params).toMatchObject({ taskId, status: 'input_required' });
     peer.onRequest = () => ({ action: 'decline' });
     expect(resultText(await peer.request('tasks/result', { taskId }))).toBe('answer: (decline)');
+    await peer.close();
+  });
+});
+
+describe('2025-11-25 task server: a task request sent directly, outside tasks/result', () => {
+  it('over stdio arrives at once, tagged related-task; answering it lets the task complete with no tasks/result', async () => {
+    const peer = stdioTaskPeer(taskEntry, ['--revision', '2025-11-25']);
+    try {
+      await peer.initialize();
+      const asked: Record<string, unknown>[] = [];
+      peer.onRequest = (request) => {
+        asked.push(request);
+        return { action: 'accept', content: { answer: 'direct' } };
+      };
+      const created = await peer.request('tools/call', {
+        name: 'ask-mid-task',
+        arguments: { deliver: 'direct' },
+        task: {},
+      });
+      const { taskId } = (created.result as { task: { taskId: string } }).task;
+      expect(await pollTask(() => peer.request('tasks/get', { taskId }), isTerminal)).toMatchObject({
+        status: 'completed',
+      });
+      expect(asked[0]).toMatchObject({ params: { _meta: { [RELATED_TASK]: { taskId } } } });
+      expect(resultText(await peer.request('tasks/result', { taskId }))).toBe('answer: direct');
+    } finally {
+      await peer.close();
+    }
+  });
+
+  it('over HTTP arrives on the GET stream; the answer POSTed back lets the task complete', async () => {
+    const peer = await HttpTaskPeer.open(`${servers.modes}/tasks-2025`);
+    const stream = await fetch(peer.url, {
+      headers: { accept: 'text/event-stream', ...peer.session.headers },
+      signal: AbortSignal.timeout(5_000),
+    });
+    const created = await peer.request('tools/call', {
+      name: 'ask-mid-task',
+      arguments: { deliver: 'direct' },
+      task: {},
+    });
+    const { taskId } = (created.result as { task: { taskId: string } }).task;
+    const events = await readEvents(stream, (event) => messageOf(event)?.method === 'elicitation/create');
+    const request = messageOf(events.at(-1)!);
+    expect(request).toMatchObject({ params: { _meta: { [RELATED_TASK]: { taskId } } } });
+    const answered = await post(
+      peer.url,
+      { jsonrpc: '2.0', id: request?.id, result: { action: 'accept', content: { answer: 'via GET' } } },
+      peer.session.headers,
+    );
+    expect(answered.status).toBe(202);
+    await pollTask(() => peer.request('tasks/get', { taskId }), isTerminal);
+    expect(resultText(await peer.request('tasks/result', { taskId }))).toBe('answer: via GET');
     await peer.close();
   });
 });
