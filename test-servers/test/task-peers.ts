@@ -19,11 +19,16 @@ export interface TaskPeer {
 
 /**
  * A stdio server (an entry script and its flags) as a {@link TaskPeer}.
- * `initialize()` opens a 2025-11-25 connection declaring form elicitation.
+ * `initialize()` opens a 2025-11-25 connection declaring form elicitation;
+ * `write()` sends one raw message (a request whose answer is not awaited).
  */
-export function stdioTaskPeer(entry: string, args: string[]): TaskPeer & { initialize(): Promise<Message> } {
+export function stdioTaskPeer(
+  entry: string,
+  args: string[],
+): TaskPeer & { initialize(): Promise<Message>; write(message: Message): void } {
   const server = spawnStdioServer(args, entry);
   return {
+    write: (message) => void server.peer.write(message),
     async initialize() {
       const response = await server.peer.request('initialize', {
         protocolVersion: '2025-11-25',

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startHttpServers } from '../http/serve.mjs';
 import type { Message } from './http-peer.js';
 import { ALL_CAPABILITIES, modernMeta, modernPost, modernRequest } from './modern-peer.js';
@@ -281,6 +281,30 @@ describe('2026-07-28 task server over Streamable HTTP: statuses and Mcp-Name', (
         expect(((await response.json()) as Message).error).toMatchObject({ code: -32020 });
       }
       expect((await modernPost(url, method, params)).status).toBe(200);
+    }
+  });
+});
+
+describe('2026-07-28 task server over stdio: task notifications', () => {
+  it('acknowledges subscriptions/listen without taskIds: it does not push notifications/tasks, so clients poll', async () => {
+    const peer = stdioTaskPeer(taskEntry, ['--revision', '2026-07-28']);
+    try {
+      peer.write({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'subscriptions/listen',
+        params: { notifications: { taskIds: ['any-task'] }, _meta: modernMeta(WITH_TASKS) },
+      });
+      const ack = await vi.waitFor(() => {
+        const found = peer.notifications.find(
+          (message) => message.method === 'notifications/subscriptions/acknowledged',
+        );
+        if (found === undefined) throw new Error('no acknowledgement yet');
+        return found;
+      });
+      expect((ack.params as { notifications: Record<string, unknown> }).notifications).toEqual({});
+    } finally {
+      await peer.close();
     }
   });
 });
