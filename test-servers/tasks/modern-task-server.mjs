@@ -94,15 +94,12 @@ export function createModernTaskServer({ era = 'modern', store = createModernTas
     // SEP-2663 § Task Creation: multi-round-trip exchanges before the task are
     // resolved on tools/call itself, before any CreateTaskResult.
     const gate = tool.gate?.(parsed.data, ctx.mcpReq.inputResponses ?? {});
-    if (gate !== undefined && 'ask' in gate) {
-      return inputRequired({
-        inputRequests: Object.fromEntries(
-          Object.entries(gate.ask).map(([key, request]) => [
-            key,
-            inputRequired.elicit(/** @type {any} */ (request.params)),
-          ]),
-        ),
-      });
+    if (gate !== undefined && 'elicit' in gate) {
+      const entries = Object.entries(gate.elicit).map(([key, params]) => [
+        key,
+        inputRequired.elicit(/** @type {any} */ (params)),
+      ]);
+      return inputRequired({ inputRequests: Object.fromEntries(entries) });
     }
     if (gate !== undefined && 'answer' in gate) return /** @type {any} */ (gate.answer);
     const missing = missingCapabilities(ctx, tool.needs);

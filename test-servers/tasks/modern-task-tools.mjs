@@ -33,9 +33,10 @@ import { ANSWER_SCHEMA, answerText, pause, STEP_ARGS, stepMessage } from './task
  */
 
 /**
- * What a tool's gate decided: ask these input requests first (an
- * InputRequiredResult), answer at once, or go on and create the task.
- * @typedef {{ ask: Record<string, import('./modern-task-store.mjs').InputRequest> }
+ * What a tool's gate decided: ask these elicitations first, by key (their
+ * `elicitation/create` params; an InputRequiredResult), answer at once, or go
+ * on and create the task.
+ * @typedef {{ elicit: Record<string, Record<string, unknown>> }
  *   | { answer: Record<string, unknown> } | { proceed: true }} Gate
  */
 
@@ -151,14 +152,7 @@ export const MODERN_TASK_TOOLS = Object.freeze([
     gate: (_args, responses) => {
       const confirm = responses.confirm;
       if (confirm === undefined) {
-        return {
-          ask: {
-            confirm: {
-              method: 'elicitation/create',
-              params: { mode: 'form', message: 'Start the task?', requestedSchema: CONFIRM_SCHEMA },
-            },
-          },
-        };
+        return { elicit: { confirm: { mode: 'form', message: 'Start the task?', requestedSchema: CONFIRM_SCHEMA } } };
       }
       if (confirm.action === 'accept' && confirm.content?.confirm === true) return { proceed: true };
       const why = confirm.action === 'accept' ? String(confirm.content?.confirm) : String(confirm.action);
