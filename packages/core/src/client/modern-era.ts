@@ -164,7 +164,8 @@ export class ModernEra implements Era {
 
 /** Reads a result as a `Step`: an `input_required` only where the method may take one. */
 function stepOf<T>(method: string, raw: unknown, parse: (raw: unknown) => T): Step<T> {
-  const type = typeof raw === 'object' && raw !== null ? resultTypeOf(raw as { resultType?: string }) : 'complete';
+  // A JSON object: the channel parses only a response's `result`.
+  const type = resultTypeOf(raw as { resultType?: string });
   if (type === 'complete') return { done: true, value: parse(raw) };
   if (type !== 'input_required') throw new ProtocolError(`${method}: unknown resultType ${JSON.stringify(type)}`);
   if (!MRTR_METHODS.has(method))

@@ -462,9 +462,8 @@ export class RpcChannel {
     }
   }
 
-  #onServerCancel(params: unknown): void {
-    const requestId =
-      typeof params === 'object' && params !== null && 'requestId' in params ? params.requestId : undefined;
+  #onServerCancel(params: JsonRpcNotification['params']): void {
+    const requestId = params?.requestId;
     if (!isRequestId(requestId)) return;
     this.#handlers.get(idKey(requestId))?.abort(new DOMException('cancelled by the server', 'AbortError'));
   }
