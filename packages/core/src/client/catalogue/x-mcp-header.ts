@@ -1,3 +1,4 @@
+import { isJsonObject } from '../../protocol/json.js';
 import type { Tool } from '../../protocol/tools.js';
 import { encodeHeaderValue } from '../header-values.js';
 
@@ -36,8 +37,6 @@ const SCHEMA_LIST = ['items', 'prefixItems', 'oneOf', 'anyOf', 'allOf'];
 const SCHEMA_MAP = ['$defs', 'definitions', 'patternProperties', 'dependentSchemas'];
 
 type Schema = Readonly<Record<string, unknown>>;
-const isSchema = (value: unknown): value is Schema =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A property path as a chain to its parent: a deep schema shares one chain instead of copying arrays. */
 interface Path {
@@ -97,11 +96,11 @@ export function headerAnnotations(tool: Tool, maxNodes: number): HeaderAnnotatio
 function childrenOf({ schema, path, reachable }: Visit, budget: number): Visit[] | undefined {
   const children: Visit[] = [];
   const add = (child: unknown, at: Path | undefined, reached: boolean): boolean => {
-    if (isSchema(child)) children.push({ schema: child, path: at, reachable: reached });
+    if (isJsonObject(child)) children.push({ schema: child, path: at, reachable: reached });
     return children.length <= budget;
   };
   const { properties } = schema;
-  if (isSchema(properties)) {
+  if (isJsonObject(properties)) {
     for (const key in properties) {
       if (Object.hasOwn(properties, key) && !add(properties[key], { key, parent: path }, reachable)) return undefined;
     }
@@ -113,7 +112,7 @@ function childrenOf({ schema, path, reachable }: Visit, budget: number): Visit[]
   }
   for (const keyword of SCHEMA_MAP) {
     const map = schema[keyword];
-    if (!isSchema(map)) continue;
+    if (!isJsonObject(map)) continue;
     for (const key in map) if (Object.hasOwn(map, key) && !add(map[key], path, false)) return undefined;
   }
   return children;
@@ -144,7 +143,7 @@ export function paramHeaders(
   const headers: Record<string, string> = {};
   for (const { header, path } of params) {
     let value: unknown = args;
-    for (const key of path) value = isSchema(value) ? value[key] : undefined;
+    for (const key of path) value = isJsonObject(value) ? value[key] : undefined;
     if (value === undefined || value === null) continue;
     const text =
       typeof value === 'string'
