@@ -47,11 +47,12 @@ export class ResultCache {
     return { value: entry.value };
   }
 
+  /**
+   * Keeps `value` while the `ttlMs` of `hints` says (`hints`: its raw result, a JSON
+   * object, as the channel checked it); a private one only for `credential`.
+   */
   set(key: string, value: unknown, hints: unknown, credential: string | undefined): void {
-    const { ttlMs, cacheScope } = (typeof hints === 'object' && hints !== null ? hints : {}) as {
-      ttlMs?: number;
-      cacheScope?: string;
-    };
+    const { ttlMs, cacheScope } = hints as { readonly ttlMs?: unknown; readonly cacheScope?: unknown };
     const ttl = freshnessMs({ ttlMs: typeof ttlMs === 'number' ? ttlMs : undefined });
     if (ttl === 0) return;
     // An unreadable scope is private: that reading never leaks across credentials.
