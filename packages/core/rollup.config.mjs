@@ -9,7 +9,7 @@ const input = {
   skills: 'src/skills/index.ts',
   transport: 'src/transport/index.ts',
 };
-const external = (id) => /^(valibot|eventsource-parser|ofetch)(\/|$)/.test(id);
+const external = (id) => /^(valibot|eventsource-parser|ofetch|@cfworker\/json-schema)(\/|$)/.test(id);
 
 /**
  * For the Node build: everything the main entry imports statically goes in one

@@ -13,7 +13,7 @@ import { PROFILES } from './server-info.mjs';
  */
 
 /**
- * Reads `--sdk v1|v2`, `--profile full|minimal`, `--page-size N` and the fault
+ * Reads `--sdk v1|v2`, `--profile full|minimal|structured`, `--page-size N` and the fault
  * flags `--trace`, `--noise`, `--exit-on-call <tool>`, shared by
  * every entry script so they all take the same flags. Throws on anything else,
  * so a typo in a test's command line fails loudly instead of serving defaults.
@@ -34,10 +34,11 @@ export function parseCliOptions(argv) {
     strict: true,
     allowPositionals: false,
   });
-  const { sdk, profile } = values;
+  const { sdk } = values;
+  const profile = /** @type {import('./server-info.mjs').Profile} */ (values.profile);
   const pageSize = Number(values['page-size']);
   if (sdk !== 'v1' && sdk !== 'v2') throw new Error(`--sdk must be v1 or v2, got ${sdk}`);
-  if (profile !== 'full' && profile !== 'minimal') {
+  if (!PROFILES.includes(profile)) {
     throw new Error(`--profile must be one of ${PROFILES.join(', ')}, got ${profile}`);
   }
   if (!Number.isInteger(pageSize) || pageSize < 1) throw new Error(`--page-size must be a positive integer`);

@@ -13,8 +13,8 @@ import { describeTool } from './tools.mjs';
 
 /**
  * The handlers of every request method the profile serves except `tools/call`
- * (which needs the SDK's per-request context). `minimal` has only `tools/list`,
- * so the rest answer -32601 Method not found.
+ * (which needs the SDK's per-request context). `minimal` and `structured` have
+ * only `tools/list`, so the rest answer -32601 Method not found.
  * @param {import('./connection-state.mjs').ConnectionState} state
  * @returns {Record<string, ParamsHandler>}
  */
@@ -27,7 +27,7 @@ export function createHandlers(state) {
   const tools = {
     'tools/list': (params) => list([...state.tools.values()].map(describeTool), 'tools')(params),
   };
-  if (state.profile === 'minimal') return tools;
+  if (state.profile !== 'full') return tools;
   return {
     ...tools,
     'resources/list': list(staticResources, 'resources'),

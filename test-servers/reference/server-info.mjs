@@ -11,19 +11,20 @@ export const serverInfo = Object.freeze({
 export const instructions =
   'Reference server for the @mcp client tests. Every tool, resource and prompt is described in test-servers/README.md.';
 
-/** @typedef {'full' | 'minimal'} Profile */
+/** @typedef {'full' | 'minimal' | 'structured'} Profile */
 
 /** Profiles `--profile` accepts. */
-export const PROFILES = Object.freeze(['full', 'minimal']);
+export const PROFILES = Object.freeze(['full', 'minimal', 'structured']);
 
 /**
  * Capabilities per profile. `minimal` declares tools alone, so a client's
  * capability gating (2025-11-25, basic/lifecycle § Capability Negotiation) can be
- * tested against resources, prompts, completions and logging being absent.
+ * tested against resources, prompts, completions and logging being absent;
+ * `structured` (tools with output schemas) declares tools alone too.
  * @param {Profile} profile
  */
 export function capabilitiesFor(profile) {
-  if (profile === 'minimal') return { tools: {} };
+  if (profile !== 'full') return { tools: {} };
   return {
     tools: { listChanged: true },
     resources: { subscribe: true, listChanged: true },

@@ -56,7 +56,8 @@
  * @property {string} title
  * @property {string} description
  * @property {import('zod').ZodObject} inputSchema
- * @property {import('zod').ZodObject} [outputSchema]
+ * @property {import('zod').ZodType} [outputSchema]
+ * @property {Record<string, unknown>} [outputJsonSchema] listed as is instead of `outputSchema` (a schema zod would not write)
  * @property {Record<string, unknown>} [annotations]
  * @property {(args: Record<string, any>, ctx: ToolContext) => Promise<CallToolResult>} run
  */

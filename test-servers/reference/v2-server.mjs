@@ -1,6 +1,5 @@
 import { Server } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
-import { z } from 'zod';
 import { CACHE_HINTS } from './cache-hints.mjs';
 import { createConnectionState } from './connection-state.mjs';
 import { countingTransport } from './counting-transport.mjs';
@@ -9,7 +8,7 @@ import { installModernFeatures } from './modern-features.mjs';
 import { createModernHub } from './modern-hub.mjs';
 import { DEFAULT_PAGE_SIZE } from './pagination.mjs';
 import { capabilitiesFor, instructions, serverInfo } from './server-info.mjs';
-import { callTool } from './tools.mjs';
+import { callTool, outputJsonSchema } from './tools.mjs';
 import { createV2ToolContext } from './v2-tool-context.mjs';
 
 /**
@@ -53,7 +52,7 @@ export function createV2Server(options = {}, { era, hub } = {}) {
     const result = await callTool(tool, request.params.arguments, createV2ToolContext(server, state, ctx, modernHub));
     if (result?.resultType === 'input_required') return result;
     // v2 asks low-level tools/call handlers to project results through the era's codec.
-    return server.projectCallToolResult(result, tool.outputSchema && z.toJSONSchema(tool.outputSchema));
+    return server.projectCallToolResult(result, outputJsonSchema(tool));
   });
   return server;
 }

@@ -62,6 +62,7 @@ export {
   LimitError,
   McpError,
   NetworkError,
+  OutputValidationError,
   ProtocolError,
   type ProtocolErrorData,
   type ProtocolIssue,

@@ -81,7 +81,10 @@ export interface ClientLimits {
   /**
    * Subschemas of one tool's input schema the `x-mcp-header` check visits
    * (default 10000); a tool whose schema has more is left out of `listTools()`
-   * with `onWarning`, so no schema can make listing slow.
+   * with `onWarning`, so no schema can make listing slow. It also bounds an
+   * output schema (its objects and arrays; it may nest at most 128 deep, a fixed
+   * bound): one past it is not used, with `onWarning`, and that tool's results
+   * pass unchecked, so no schema can make validation slow.
    */
   readonly maxSchemaNodes?: number;
   /**
@@ -122,7 +125,10 @@ export interface ClientOptions {
   readonly onNotification?: NotificationHandler;
   /** Stray or unparsable messages that belong to no call, and dropped notifications, are reported here. */
   readonly onError?: (error: Error) => void;
-  /** Things the client worked around, e.g. a tool left out of `listTools()` for invalid `x-mcp-header` annotations. */
+  /**
+   * Things the client worked around, e.g. a tool left out of `listTools()` for
+   * invalid `x-mcp-header` annotations, or an `outputSchema` it cannot validate against.
+   */
   readonly onWarning?: (message: string) => void;
   /** Pin one protocol version instead of negotiating. */
   readonly protocolVersion?: string;
@@ -176,6 +182,19 @@ export interface CallOptions {
   readonly cache?: boolean;
   /** Log messages wanted for this call (2026-07-28 `_meta` logLevel; the legacy era uses `setLoggingLevel`). */
   readonly logLevel?: LoggingLevel;
+  /**
+   * `callTool` only: check the result against the `outputSchema` the tool
+   * listed (default true). A tool this client listed with an `outputSchema`
+   * must return `structuredContent` that validates, unless `isError`; else the
+   * call rejects with `OutputValidationError` (2025-06-18 on: clients SHOULD
+   * validate). A tool never listed is not checked. The validator loads at the
+   * first such call; an `outputSchema` it cannot use (unsupported dialect,
+   * malformed, a `$ref` it would have to fetch, past `limits.maxSchemaNodes`) is
+   * reported once to `onWarning` and that tool's results pass unchecked. `false`
+   * skips the check, e.g. for an app that validates `structuredContent` itself.
+   * Per call only: an app's other calls keep the check.
+   */
+  readonly validateOutput?: boolean;
 }
 
 /** Who the client says it is when `clientInfo` is not given. */

@@ -39,13 +39,15 @@ import type { SessionSnapshot } from './session-snapshot.js';
 import { ToolRegistry } from './tool-registry.js';
 
 /**
- * The client's two on-demand modules, each loaded the first time a program
- * needs it, so a bundler splits it off: answering the server (handlers, input
- * rounds, `listen()`), and the catalogue (resources, prompts, completion, the
- * TTL cache, the `x-mcp-header` rules).
+ * The client's on-demand modules, each loaded the first time a program needs
+ * it, so a bundler splits it off: answering the server (handlers, input rounds,
+ * `listen()`); the catalogue (resources, prompts, completion, the TTL cache, the
+ * `x-mcp-header` rules); output validation (the first call of a tool that
+ * listed an `outputSchema`).
  */
 const answering = lazy(() => import('./answering/index.js'));
 const catalogue = lazy(() => import('./catalogue/index.js'));
+const outputValidation = lazy(() => import('./output-validation/index.js'));
 
 /** Methods whose results carry cache hints (2026-07-28 §Caching). */
 const CACHEABLE = new Set([
@@ -78,6 +80,8 @@ export class Session {
   readonly #channel: RpcChannel;
   readonly #modern: ModernEra;
   readonly #tools = new ToolRegistry(catalogue);
+  /** The tools of the last `listTools()`: a call's result is checked against the `outputSchema` its tool listed. */
+  #listed: readonly Tool[] = [];
   #answering: Answering | undefined;
   /** Created on the first result that carries a TTL (only 2026-07-28 servers send one). */
   #cache: ResultCache | undefined;
@@ -242,31 +246,35 @@ export class Session {
   }
 
   /**
-   * Every tool, following pagination to the end: in the 2026-07-28 era, those
-   * whose `x-mcp-header` annotations keep the rules (the others are left out,
-   * with `onWarning`); in the legacy era, all of them.
+   * Every tool, following pagination to the end, remembered for `callTool`: in
+   * the 2026-07-28 era, those whose `x-mcp-header` annotations keep the rules
+   * (the others are left out, with `onWarning`); in the legacy era, all of them.
    */
   async listTools(options?: CallOptions): Promise<Tool[]> {
-    const tools = await this.list('tools/list', 'tools', parseTools, options);
-    if (this.#era !== this.#modern) return tools;
-    const maxNodes = this.#options.limits?.maxSchemaNodes ?? DEFAULT_MAX_SCHEMA_NODES;
-    return this.#tools.accept(tools, maxNodes, (message) => this.#options.onWarning?.(message));
+    let tools = await this.list('tools/list', 'tools', parseTools, options);
+    if (this.#era === this.#modern) {
+      const maxNodes = this.#options.limits?.maxSchemaNodes ?? DEFAULT_MAX_SCHEMA_NODES;
+      tools = await this.#tools.accept(tools, maxNodes, (message) => this.#options.onWarning?.(message));
+    }
+    this.#listed = tools;
+    return [...tools];
   }
 
   /**
    * Calls a tool. When a 2026-07-28 server says our `Mcp-Param-*` headers
    * disagree with its schema (`HeaderMismatch`), the tools are listed again
-   * (uncached) and the call sent once more.
+   * (uncached) and the call sent once more. The result of a tool listed with an
+   * `outputSchema` is checked against it (`CallOptions.validateOutput`).
    */
   async callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<ToolResult> {
     const call = () => this.request('tools/call', 'tools', { name, arguments: args }, parseCallTool, options);
-    try {
-      return await call();
-    } catch (error) {
+    const result = await call().catch(async (error: unknown) => {
       if (!(error instanceof RpcError) || error.code !== ErrorCode.HeaderMismatch) throw error;
       await this.listTools({ ...options, cache: false });
       return call();
-    }
+    });
+    const schema = options?.validateOutput !== false && this.#listed.find((tool) => tool.name === name)?.outputSchema;
+    return schema ? (await outputValidation()).checkOutput(name, schema, result, this.#options) : result;
   }
 
   /** `ping` in the legacy era; `server/discover` in 2026-07-28, which has no ping. */

@@ -5,6 +5,7 @@ export { HttpError } from './http-error.js';
 export { LimitError } from './limit-error.js';
 export { McpError } from './mcp-error.js';
 export { NetworkError } from './network-error.js';
+export { OutputValidationError } from './output-validation-error.js';
 export { ProtocolError, type ProtocolErrorData, type ProtocolIssue } from './protocol-error.js';
 export { ResourceNotFoundError } from './resource-not-found-error.js';
 export { RpcError } from './rpc-error.js';

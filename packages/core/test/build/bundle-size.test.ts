@@ -86,4 +86,10 @@ describe('bundle size of the minimal browser program', () => {
       expect(run.sizes.gzip, context).toBeGreaterThanOrEqual(measured.bundle.initial.gzip);
     }
   });
+
+  it('never loads the output validator: every server lists a tool with an outputSchema (add), the program calls echo', () => {
+    const validator = (file: string) => file.startsWith('output-validation-');
+    expect(measured.bundle.chunks.map((chunk) => chunk.file).filter(validator)).toHaveLength(1);
+    for (const run of measured.runs) expect(run.loaded.filter(validator), run.name).toEqual([]);
+  });
 });

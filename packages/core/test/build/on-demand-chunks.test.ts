@@ -57,7 +57,7 @@ describe('features loaded on demand, from the built package bundled by an app', 
   });
   afterAll(() => servers?.close());
 
-  it('every on-demand chunk loads and works: handlers, input rounds, listen, resources, prompts, headers, fallback', async () => {
+  it('every on-demand chunk loads and works: handlers, input rounds, listen, resources, prompts, headers, output validation, fallback', async () => {
     const outcome = await runBundled(servers.modes);
     expect(outcome.stderr, outcome.stderr).toBe('');
     expect(outcome.code).toBe(0);
@@ -70,6 +70,7 @@ describe('features loaded on demand, from the built package bundled by an app', 
       read: 'string',
       prompt: true,
       listen: true,
+      validated: { sum: 3 },
     };
     expect(report).toEqual({
       legacy: { era: 'legacy', ...works },
@@ -80,10 +81,11 @@ describe('features loaded on demand, from the built package bundled by an app', 
     // The program really went through split chunks, each loaded when its feature was first used.
     expect(outcome.chunks.length).toBeGreaterThan(5);
     for (const feature of [
-      // The client's two: answering the server (handlers, input rounds, listen), and the catalogue (resources,
-      // prompts, completion, the TTL cache, the x-mcp-header rules).
+      // The client's three: answering the server (handlers, input rounds, listen), the catalogue (resources,
+      // prompts, completion, the TTL cache, the x-mcp-header rules), and output validation (a listed outputSchema).
       'answering',
       'catalogue',
+      'output-validation',
       // The transport's two: the HTTP+SSE fallback and the GET stream are in resilience/, SSE reading in event-stream/.
       'resilience',
       'event-stream',

@@ -1,0 +1,227 @@
+import { fileURLToPath } from 'node:url';
+import { StdioTransport } from '@mcp/node-stdio';
+import { describe, expect, it } from 'vitest';
+import {
+  Client,
+  type ClientOptions,
+  OutputValidationError,
+  ProtocolError,
+  StreamableHttpTransport,
+  type Tool,
+} from '../../src/index.js';
+import { useClientGuards, useHttpServers } from '../transport/http/harness.js';
+
+// The reference servers' `structured` profile (test-servers/reference/tools-structured.mjs): each tool lists an
+// outputSchema and returns its `structured` argument as structuredContent, so every outcome can be asked for.
+
+const servers = useHttpServers();
+const open = useClientGuards();
+const stdioScript = fileURLToPath(new URL('../../../../test-servers/stdio.mjs', import.meta.url));
+
+interface Connection {
+  readonly name: string;
+  readonly era: 'legacy' | 'modern';
+  readonly transport: () => ConstructorParameters<typeof Client>[0];
+  readonly options?: ClientOptions;
+}
+
+const stdio = (sdk: 'v1' | 'v2') => () =>
+  new StdioTransport({
+    command: process.execPath,
+    args: [stdioScript, '--sdk', sdk, '--profile', 'structured'],
+    closeTimeout: 500,
+  });
+const http = (path: string) => () => new StreamableHttpTransport(`${servers.modes}${path}`);
+
+const CONNECTIONS: readonly Connection[] = [
+  { name: 'v1 SDK, 2025-11-25, stdio', era: 'legacy', transport: stdio('v1') },
+  { name: 'v2 SDK, 2026-07-28, stdio', era: 'modern', transport: stdio('v2') },
+  { name: 'v1 SDK, 2025-11-25, Streamable HTTP', era: 'legacy', transport: http('/stateful?profile=structured') },
+  { name: 'v2 SDK, 2026-07-28, Streamable HTTP', era: 'modern', transport: http('/v2?profile=structured') },
+  {
+    name: 'v2 SDK, 2025-11-25, Streamable HTTP',
+    era: 'legacy',
+    transport: http('/v2?profile=structured'),
+    options: { protocolVersion: '2025-11-25' },
+  },
+];
+
+/** A connected client that has listed the tools; `warnings` holds what it reported to `onWarning`. */
+async function listed(connection: Connection, options: ClientOptions = {}) {
+  const warnings: string[] = [];
+  const client = new Client(connection.transport(), {
+    requestTimeout: 5000,
+    eraCache: new Map(),
+    ...connection.options,
+    ...options,
+    onWarning: (message) => warnings.push(message),
+  });
+  open.push(client);
+  await client.connect();
+  expect(client.era).toBe(connection.era);
+  const tools = await client.listTools();
+  return { client, tools, warnings };
+}
+
+/** What a call rejected with. */
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    (result) => expect.unreachable(`resolved with ${JSON.stringify(result)}`),
+    (error: unknown) => error,
+  );
+}
+
+describe.each(CONNECTIONS)('output schema validation: $name', (connection) => {
+  it('passes structuredContent that matches the outputSchema, as the server sent it', async () => {
+    const { client } = await listed(connection);
+    const result = await client.callTool('sum-report', { structured: { sum: 3, note: 'ok' } });
+    expect(result.structuredContent).toEqual({ sum: 3, note: 'ok' });
+    expect(result.isError).toBe(false);
+  });
+
+  it('rejects structuredContent that breaks the outputSchema with an OutputValidationError naming the tool and the first failing path', async () => {
+    const { client } = await listed(connection);
+    const error = await rejection(client.callTool('sum-report', { structured: { sum: 'three' } }));
+    expect(error).toBeInstanceOf(OutputValidationError);
+    expect(error).toBeInstanceOf(ProtocolError);
+    const failure = error as OutputValidationError;
+    expect(failure.tool).toBe('sum-report');
+    expect(failure.path).toBe('sum');
+    expect(failure.message).toContain('"sum-report"');
+    expect(failure.data.received).toEqual({ sum: 'three' });
+    expect(failure.data.issues.at(-1)).toEqual({ path: 'sum', message: expect.stringContaining('number') });
+    // A missing required property fails at the object that should hold it.
+    const missing = await rejection(client.callTool('sum-report', { structured: { note: 'no sum' } }));
+    expect(missing).toMatchObject({ tool: 'sum-report', path: '' });
+  });
+
+  it('rejects a result without structuredContent from a tool that listed an outputSchema', async () => {
+    const { client } = await listed(connection);
+    const error = await rejection(client.callTool('sum-report', {}));
+    expect(error).toBeInstanceOf(OutputValidationError);
+    expect(error).toMatchObject({ tool: 'sum-report', path: '', message: expect.stringContaining('missing') });
+  });
+
+  it('passes an isError result unchecked: the tool failed, its output owes the schema nothing', async () => {
+    const { client } = await listed(connection);
+    const result = await client.callTool('sum-report', { isError: true });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+  });
+
+  it('checks any JSON value against a schema for it (an array of strings)', async () => {
+    const { client } = await listed(connection);
+    const words = await client.callTool('word-list', { structured: ['a', 'b'] });
+    expect(words.structuredContent).toEqual(asSent(connection, ['a', 'b']));
+    const error = await rejection(client.callTool('word-list', { structured: ['a', 2] }));
+    expect(error).toMatchObject({ tool: 'word-list', path: wrapsValues(connection) ? 'result.1' : '1' });
+  });
+
+  it('validates a draft-07 schema with a local $ref', async () => {
+    const { client } = await listed(connection);
+    expect((await client.callTool('draft7-ref', { structured: { total: 2 } })).structuredContent).toEqual({ total: 2 });
+    const error = await rejection(client.callTool('draft7-ref', { structured: { total: -1 } }));
+    expect(error).toMatchObject({ tool: 'draft7-ref', path: 'total' });
+  });
+
+  it('with validateOutput: false, hands over whatever came', async () => {
+    const { client } = await listed(connection);
+    const options = { validateOutput: false };
+    const wrong = await client.callTool('sum-report', { structured: { sum: 'three' } }, options);
+    expect(wrong.structuredContent).toEqual({ sum: 'three' });
+    expect((await client.callTool('sum-report', {}, options)).structuredContent).toBeUndefined();
+  });
+
+  it('keeps a tool whose outputSchema it cannot use, warns once naming it and why, and passes its results unchecked', async () => {
+    const { client, tools, warnings } = await listed(connection);
+    const unusable = {
+      'bad-schema': '#/properties/sum/type',
+      'remote-ref': 'unresolved $ref "https://schemas.example.com/report.json" (never fetched)',
+      'odd-dialect': 'dialect not supported: "https://example.com/my-dialect"',
+      'deep-schema': 'nested deeper than 128 levels',
+    };
+    for (const [name, reason] of Object.entries(unusable)) {
+      expect(tools.map((tool) => tool.name)).toContain(name);
+      for (const structured of [{ anything: 1 }, 'not even an object']) {
+        const result = await client.callTool(name, { structured });
+        expect(JSON.parse(result.text)).toEqual(structured);
+        // The v2 server wraps it as {result} for 2025 clients when the schema's root is not an object (remote-ref).
+        if (!wrapsValues(connection)) expect(result.structuredContent).toEqual(structured);
+      }
+      expect(warnings.filter((warning) => warning.includes(`"${name}"`))).toEqual([expect.stringContaining(reason)]);
+    }
+    expect(warnings).toHaveLength(Object.keys(unusable).length);
+  });
+});
+
+describe('output schema validation: what it checks and when', () => {
+  const connection = CONNECTIONS[0]!;
+
+  it('does not check a tool this client never listed', async () => {
+    const client = new Client(connection.transport(), { eraCache: new Map() });
+    open.push(client);
+    await client.connect();
+    const result = await client.callTool('sum-report', { structured: { sum: 'three' } });
+    expect(result.structuredContent).toEqual({ sum: 'three' });
+  });
+
+  it('limits.maxSchemaNodes: a schema at the bound is used, one past it is not (onWarning), and its results pass unchecked', async () => {
+    // sum-report's schema: the root, `properties`, `sum`, `note` and `required` are its objects and arrays.
+    const probe = await listed(connection);
+    const schema = probe.tools.find((tool) => tool.name === 'sum-report')?.outputSchema;
+    expect(containers(schema)).toBe(5);
+
+    const atBound = await listed(connection, { limits: { maxSchemaNodes: 5 } });
+    const error = await rejection(atBound.client.callTool('sum-report', { structured: { sum: 'three' } }));
+    expect(error).toBeInstanceOf(OutputValidationError);
+    expect(atBound.warnings).toEqual([]);
+
+    const past = await listed(connection, { limits: { maxSchemaNodes: 4 } });
+    const unchecked = await past.client.callTool('sum-report', { structured: { sum: 'three' } });
+    expect(unchecked.structuredContent).toEqual({ sum: 'three' });
+    expect(past.warnings).toEqual([expect.stringContaining('more than 4 objects and arrays (limits.maxSchemaNodes)')]);
+  });
+
+  it("rejects a value nested too deep for the validator with an OutputValidationError, the validator's error as cause", async () => {
+    const { client } = await listed(connection);
+    expect((await client.callTool('tree', { structured: nested(5) })).structuredContent).toEqual(nested(5));
+    const error = await rejection(client.callTool('tree', { structured: nested(2000) }));
+    expect(error).toBeInstanceOf(OutputValidationError);
+    expect(error).toMatchObject({ tool: 'tree', path: '', message: expect.stringContaining('could not be validated') });
+    expect((error as Error).cause).toBeInstanceOf(RangeError);
+    // The client goes on: the next call is checked as ever.
+    expect((await client.callTool('tree', { structured: [[]] })).structuredContent).toEqual([[]]);
+  });
+
+  it('leaves the listed Tool as the server sent it', async () => {
+    const { client, tools } = await listed(connection);
+    const before = structuredClone(tools);
+    await client.callTool('draft7-ref', { structured: { total: 1 } });
+    await client.callTool('sum-report', { structured: { sum: 1 } });
+    expect(tools).toEqual(before);
+    const schema = tools.find((tool) => tool.name === 'draft7-ref')?.outputSchema as Record<string, unknown>;
+    expect(Object.getOwnPropertyNames(schema)).toEqual(Object.keys(before.find(named('draft7-ref'))!.outputSchema!));
+  });
+});
+
+/** The v2 server wraps structured output that is not an object as `{result}` for 2025 clients, schema and value alike. */
+const wrapsValues = (connection: Connection) => connection.options?.protocolVersion !== undefined;
+
+/** `value` as `connection`'s server puts it on the wire. */
+const asSent = (connection: Connection, value: unknown) =>
+  wrapsValues(connection) && (typeof value !== 'object' || Array.isArray(value)) ? { result: value } : value;
+
+const named = (name: string) => (tool: Tool) => tool.name === name;
+
+/** Arrays nested `depth` deep. */
+function nested(depth: number): unknown[] {
+  let value: unknown[] = [];
+  for (let level = 0; level < depth; level++) value = [value];
+  return value;
+}
+
+/** How many objects and arrays a JSON value holds, itself included. */
+function containers(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  return 1 + Object.values(value).reduce<number>((sum, child) => sum + containers(child), 0);
+}
