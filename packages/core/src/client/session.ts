@@ -232,7 +232,10 @@ export class Session {
     return value;
   }
 
-  /** Every item of a paginated list, each page a `request` (limits.maxPages bounds the pages). */
+  /**
+   * Every item of a paginated list, each page a `request`: limits.maxPages bounds
+   * the pages, and a refused cursor starts the list over once (pagination.ts).
+   */
   list<T>(
     method: string,
     capability: CapabilityPath,
@@ -240,9 +243,11 @@ export class Session {
     options?: CallOptions,
   ): Promise<T[]> {
     const maxPages = this.#options.limits?.maxPages ?? DEFAULT_MAX_PAGES;
-    return collectPages(method, maxPages, (cursor) =>
-      this.request(method, capability, cursor === undefined ? undefined : { cursor }, parse, options),
-    );
+    return collectPages(method, maxPages, (cursor, restart) => {
+      // The server refused a cursor: what is cached of this list is stale too.
+      if (restart) this.#cache?.forget(method);
+      return this.request(method, capability, cursor === undefined ? undefined : { cursor }, parse, options);
+    });
   }
 
   /**

@@ -60,14 +60,14 @@ export class ResultCache {
     this.#entries.set(key, { value, expires: this.#now() + ttl, credential: shared ? undefined : (credential ?? '') });
   }
 
+  /** Drops every cached page of the list `method` (its cursors may be stale: 2026-07-28 caching). */
+  forget(method: string): void {
+    for (const key of this.#entries.keys()) if (key.startsWith(`${method} `)) this.#entries.delete(key);
+  }
+
   /** Drops what a server notification makes stale. */
   invalidate(method: string, params: Readonly<Record<string, unknown>> | undefined): void {
-    const methods = INVALIDATES[method];
-    if (methods) {
-      for (const key of this.#entries.keys()) {
-        if (methods.some((m) => key.startsWith(`${m} `))) this.#entries.delete(key);
-      }
-    }
+    for (const list of INVALIDATES[method] ?? []) this.forget(list);
     if (method === 'notifications/resources/updated' && typeof params?.uri === 'string') {
       const prefix = `resources/read ${JSON.stringify({ uri: params.uri }).slice(0, -1)}`;
       for (const key of this.#entries.keys()) if (key.startsWith(prefix)) this.#entries.delete(key);
