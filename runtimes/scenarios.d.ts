@@ -49,6 +49,7 @@ export declare const ttlCache: Scenario;
 export declare const modernAbort: Scenario;
 export declare const modernErrors: Scenario;
 export declare const eraVerdictCached: Scenario;
+export declare const outputValidation: Scenario;
 
 /** Every scenario, in run order. */
 export declare const scenarios: readonly NamedScenario[];

@@ -565,6 +565,24 @@ export async function eraVerdictCached(core, urls, assert) {
   assert.deepEqual(other.slice(0, 2), ['server/discover', 'initialize'], 'a client with a cache of its own probes');
 }
 
+/**
+ * A tool's structuredContent is checked against the outputSchema it listed, by a
+ * validator loaded on demand: a match passes, a mismatch is an OutputValidationError.
+ */
+export async function outputValidation(core, urls, assert) {
+  await withClient(core, `${urls.modes}/v2?profile=structured`, {}, async (client) => {
+    await client.listTools();
+    const valid = await client.callTool('sum-report', { structured: { sum: 1 } });
+    assert.deepEqual(valid.structuredContent, { sum: 1 }, 'structured content that matches');
+    const error = await assert.rejects(
+      client.callTool('sum-report', { structured: { sum: 'one' } }),
+      'structured content that does not match',
+    );
+    assert.ok(error instanceof core.OutputValidationError, `an OutputValidationError, not ${error?.name}`);
+    assert.equal(error.path, 'sum', 'the first failing path');
+  });
+}
+
 /** Every scenario, in the order the runtimes run them; `name` is the function's name. */
 export const scenarios = [
   { name: 'publicExports', title: 'the build loads and exports the public API', run: publicExports },
@@ -600,4 +618,5 @@ export const scenarios = [
     title: 'the era verdict is kept in the eraCache the client is given',
     run: eraVerdictCached,
   },
+  { name: 'outputValidation', title: 'structured output is checked against its outputSchema', run: outputValidation },
 ];
