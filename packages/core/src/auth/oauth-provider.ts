@@ -12,6 +12,7 @@ import { assertIssuerAllowed, chooseIssuer, grantClient, handlerFor } from './gr
 import { fetchOf, OAuthHttp } from './oauth-http.js';
 import type { OAuthOptions } from './options.js';
 import { PendingAuthorizations } from './pending-authorizations.js';
+import { assertRedirectUri } from './redirect-uri.js';
 import { findClient, resolveClient } from './registration.js';
 import type { AuthorizationServerMetadata, ProtectedResourceMetadata, TokenResponse } from './schemas.js';
 import { selectScope } from './scope.js';
@@ -71,6 +72,12 @@ export class OAuthProvider implements AuthProvider {
     // Infinity would retry a failing metadata GET for ever.
     if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0)) {
       throw new RangeError(`OAuthOptions.limits.retries must be a whole number, 0 or more (got ${retries})`);
+    }
+    if (options.redirectUri !== undefined) assertRedirectUri(options.redirectUri, 'OAuthOptions.redirectUri');
+    const registered = options.clientMetadata?.redirect_uris;
+    if (Array.isArray(registered)) {
+      for (const [i, uri] of registered.entries())
+        assertRedirectUri(uri, `OAuthOptions.clientMetadata.redirect_uris[${i}]`);
     }
     this.#options = options;
     this.#store = options.store ?? new MemoryOAuthStore();

@@ -73,7 +73,12 @@ export interface OAuthOptions {
   readonly store?: OAuthStore;
   /** Used for metadata, registration and token requests (default `globalThis.fetch`, read at call time). */
   readonly fetch?: typeof fetch;
-  /** The redirect URI registered with the authorization server (`localhost` or `https`). */
+  /**
+   * The redirect URI registered with the authorization server: https, or http on
+   * localhost or a loopback address (MCP authorization requires one or the
+   * other); anything else makes the OAuthProvider constructor throw a TypeError.
+   * The same holds for `clientMetadata.redirect_uris`.
+   */
   readonly redirectUri?: string;
   /** The redirect handler; without it, a flow that needs the user fails with `no_redirect_handler`. */
   readonly authorize?: AuthorizeHandler;
