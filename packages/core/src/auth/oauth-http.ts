@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { AuthError } from '../errors/auth-error.js';
+import { LATEST_PROTOCOL_VERSION } from '../protocol/versions.js';
 import { lazy } from '../util/lazy.js';
 import { MAX_TIMER } from '../util/timers.js';
 import type { OAuthAnswer } from './oauth-fetch.js';
@@ -63,6 +64,10 @@ export class OAuthHttp {
    * `missing`, so discovery can try its next URL. A URL the rules refuse, a body
    * too large and a timeout are errors: a server that does that is not merely
    * missing its metadata.
+   *
+   * A GET to the MCP server's own origin carries `MCP-Protocol-Version` with the
+   * latest revision this client speaks (the one it offers first); when that GET
+   * fails on the network, it is asked once more without the header.
    */
   async getJson<T>(
     endpoint: string,
@@ -71,18 +76,28 @@ export class OAuthHttp {
   ): Promise<JsonLookup<T>> {
     const url = await this.check(endpoint, purpose);
     const { oauthFetch } = await requests();
-    let answer: OAuthAnswer;
-    try {
-      answer = await oauthFetch(this.#settings(), {
-        url,
-        method: 'GET',
-        headers: new Headers({ accept: 'application/json' }),
-        what: `the ${WHAT[purpose]}`,
-        failure: 'metadata_not_found',
-      });
-    } catch (error) {
-      if (error instanceof AuthError && error.code === 'metadata_not_found') return { missing: error.message };
-      throw error;
+    const headers = new Headers({ accept: 'application/json' });
+    // 2025-03-26 "Server Metadata Discovery Headers" (SHOULD): the MCP server may answer by protocol version.
+    // Only to its own origin: an authorization server elsewhere has no use for it, and a browser would
+    // ask it for a CORS preflight first.
+    if (url.origin === this.serverUrl.origin) headers.set('mcp-protocol-version', LATEST_PROTOCOL_VERSION);
+    let answer: OAuthAnswer | undefined;
+    while (!answer) {
+      try {
+        answer = await oauthFetch(this.#settings(), {
+          url,
+          method: 'GET',
+          headers,
+          what: `the ${WHAT[purpose]}`,
+          failure: 'metadata_not_found',
+        });
+      } catch (error) {
+        if (!(error instanceof AuthError) || error.code !== 'metadata_not_found') throw error;
+        // A browser refuses a cross-origin GET whose CORS preflight does not allow the header,
+        // as a network failure: ask once more as a plain GET, which needs no preflight.
+        if (!headers.has('mcp-protocol-version')) return { missing: error.message };
+        headers.delete('mcp-protocol-version');
+      }
     }
     if (answer.status < 200 || answer.status >= 300) return { missing: `${url.href}: HTTP ${answer.status}` };
     const parsed = v.safeParse(schema, answer.body);
