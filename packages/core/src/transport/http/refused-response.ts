@@ -23,20 +23,23 @@ export async function httpError(response: Response, url: URL, text?: string): Pr
 }
 
 /**
- * What a failed response's body holds: the JSON-RPC error answering
- * `requestId`, if it is one (2026-07-28 refuses with -32022/-32021/-32020 and
- * 400, or 404 + -32601), and the start of the body, for an HttpError if not.
+ * What a failed response means when it answers nothing else: the JSON-RPC error
+ * it carries for `requestId`, if it is one (2026-07-28 refuses with
+ * -32022/-32021/-32020 and 400, or 404 + -32601); otherwise it throws an
+ * HttpError with the start of the body.
  */
-export async function refusal(response: Response, requestId: RequestId): Promise<{ answer?: object; text: string }> {
-  if (!contentType(response).startsWith('application/json')) return { text: await bodyStart(response, EXCERPT_CHARS) };
-  const text = await bodyStart(response, REFUSAL_CHARS);
-  try {
-    const body: unknown = JSON.parse(text);
-    if (answers(body, requestId) && 'error' in body) return { answer: body, text };
-  } catch {
-    // Not JSON, or cut at REFUSAL_CHARS: no answer.
+export async function refusal(response: Response, url: URL, requestId: RequestId | undefined): Promise<object> {
+  const json = requestId !== undefined && contentType(response).startsWith('application/json');
+  const text = await bodyStart(response, json ? REFUSAL_CHARS : EXCERPT_CHARS);
+  if (json) {
+    try {
+      const body: unknown = JSON.parse(text);
+      if (answers(body, requestId) && 'error' in body) return body;
+    } catch {
+      // Not JSON, or cut at REFUSAL_CHARS: no answer.
+    }
   }
-  return { text };
+  throw await httpError(response, url, text);
 }
 
 /**

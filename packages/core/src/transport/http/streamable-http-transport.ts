@@ -14,7 +14,7 @@ import { jsonAnswer } from './json-answer.js';
 import { resilience } from './on-demand.js';
 import { DEFAULT_CLOSE_TIMEOUT, DEFAULT_MAX_MESSAGE_BYTES, type StreamableHttpTransportOptions } from './options.js';
 import { readPostStream } from './post-stream.js';
-import { httpError, refusal } from './refused-response.js';
+import { refusal } from './refused-response.js';
 import type { LegacySseSession } from './resilience/index.js';
 
 /** What a send carries once it has the signal that ends it. */
@@ -274,9 +274,7 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
    * with 404): that error is the answer. Otherwise an HttpError.
    */
   async #refused(response: Response, requestId: RequestId | undefined): Promise<void> {
-    const refused = requestId === undefined ? undefined : await refusal(response, requestId);
-    if (!refused?.answer) throw await httpError(response, this.#http.url, refused?.text);
-    this.#deliver(refused.answer);
+    this.#deliver(await refusal(response, this.#http.url, requestId));
   }
 
   /**
