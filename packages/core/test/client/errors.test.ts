@@ -71,19 +71,19 @@ describe('errors', () => {
 
   it('drops a late answer to a call it gave up on quietly, for the 1,024 it gave up on last', async () => {
     const pair = await connected();
-    const ids: unknown[] = [];
+    const pings = [];
     for (let n = 0; n < 1025; n++) {
       const stop = new AbortController();
       const pinging = pair.client.ping({ signal: stop.signal }).catch(() => undefined);
-      ids.push((await pair.server.expect('ping')).id);
+      pings.push(await pair.server.expect('ping'));
       stop.abort();
       await pinging;
       await pair.server.expect('notifications/cancelled');
     }
-    for (const id of ids) await pair.server.reply(id, {});
+    for (const ping of pings) await pair.server.reply(ping.id, {});
     await stillWorks(pair);
     // Giving up on the 1,025th forgot the first: its answer is a stray.
-    expect(pair.errors.map((error) => error.message)).toEqual([`mcp: response to unknown request id ${ids[0]}`]);
+    expect(pair.errors.map((error) => error.message)).toEqual([`mcp: response to unknown request id ${pings[0]?.id}`]);
   });
 
   it('reports non-object messages to onError and drops them', async () => {
