@@ -13,7 +13,7 @@ import { PROFILES } from './server-info.mjs';
  */
 
 /**
- * Reads `--sdk v1|v2`, `--profile full|minimal|structured`, `--page-size N` and the fault
+ * Reads `--sdk v1|v2`, `--profile full|minimal|structured|url-elicitation`, `--page-size N` and the fault
  * flags `--trace`, `--noise`, `--exit-on-call <tool>`, shared by
  * every entry script so they all take the same flags. Throws on anything else,
  * so a typo in a test's command line fails loudly instead of serving defaults.

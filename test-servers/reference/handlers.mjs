@@ -13,7 +13,7 @@ import { describeTool } from './tools.mjs';
 
 /**
  * The handlers of every request method the profile serves except `tools/call`
- * (which needs the SDK's per-request context). `minimal` and `structured` have
+ * (which needs the SDK's per-request context). Every profile but `full` has
  * only `tools/list`, so the rest answer -32601 Method not found.
  * @param {import('./connection-state.mjs').ConnectionState} state
  * @returns {Record<string, ParamsHandler>}

@@ -11,16 +11,16 @@ export const serverInfo = Object.freeze({
 export const instructions =
   'Reference server for the @mcp client tests. Every tool, resource and prompt is described in test-servers/README.md.';
 
-/** @typedef {'full' | 'minimal' | 'structured'} Profile */
+/** @typedef {'full' | 'minimal' | 'structured' | 'url-elicitation'} Profile */
 
 /** Profiles `--profile` accepts. */
-export const PROFILES = Object.freeze(['full', 'minimal', 'structured']);
+export const PROFILES = Object.freeze(['full', 'minimal', 'structured', 'url-elicitation']);
 
 /**
  * Capabilities per profile. `minimal` declares tools alone, so a client's
  * capability gating (2025-11-25, basic/lifecycle § Capability Negotiation) can be
  * tested against resources, prompts, completions and logging being absent;
- * `structured` (tools with output schemas) declares tools alone too.
+ * `structured` (tools with output schemas) and `url-elicitation` declare tools alone too.
  * @param {Profile} profile
  */
 export function capabilitiesFor(profile) {

@@ -72,6 +72,7 @@ export {
   ToolError,
   TransportError,
   UnsupportedVersionError,
+  UrlElicitationRequiredError,
 } from './errors/index.js';
 export type { ClientCapabilities, ServerCapabilities } from './protocol/capabilities.js';
 export type { PromptReference, ResourceTemplateReference } from './protocol/completion.js';

@@ -30,7 +30,16 @@ export type ElicitationHandler = (
 /** An elicitation handler plus what it can do; a bare function handles form mode only. */
 export interface ElicitationOptions {
   readonly handler: ElicitationHandler;
-  /** The handler can send the user to a URL (URL mode, 2025-11-25 on). */
+  /**
+   * The handler can send the user to a URL (URL mode, 2025-11-25 on): it gets
+   * the server's URL-mode `elicitation/create` requests, and the elicitations of
+   * a request refused with -32042 (URL elicitation required), one at a time; when
+   * it accepted every one, the refused request is sent once more, else it
+   * rejects with `UrlElicitationRequiredError`. Resolve once the user is done
+   * (or agreed: the server may answer the retry before the flow ends). Only
+   * `https:` URLs, or `http:` to this machine, reach it; others are declined
+   * for the app, with `onWarning`.
+   */
   readonly url?: boolean;
 }
 

@@ -416,7 +416,9 @@ export class Session {
   }
 
   /**
-   * Sends through the era. When the server says the session expired (HTTP 404),
+   * Sends through the era. A refusal until the user completes URL flows (-32042,
+   * 2025-11-25) goes to the answering module, which runs them and sends once
+   * more (`answering/url-elicitations.ts`). When the server says the session expired (HTTP 404),
    * or the transport knows it is gone: one new handshake, shared by every call
    * that needs it, and one resend — none for a request sent before a renewal that
    * already happened. The wait and the resend are bound by the call's own signal,
@@ -428,14 +430,18 @@ export class Session {
     options: EraRequestOptions<T>,
   ): Promise<T> {
     const generation = this.#generation;
+    const send = () => this.#era.request(this.#channel, method, params, options);
     try {
-      return await this.#era.request(this.#channel, method, params, options);
+      return await send();
     } catch (error) {
+      if (error instanceof RpcError && error.code === ErrorCode.UrlElicitationRequired) {
+        return (await this.#answer()).afterUrlElicitations(error, method, options, send);
+      }
       if (!(error instanceof SessionExpiredError) || error.delivered) throw error;
       if (generation === this.#generation) {
         await this.#channel.run(method, options, () => this.#renewal(), `${method} (waiting for a new session)`);
       }
-      return this.#era.request(this.#channel, method, params, options);
+      return send();
     }
   }
 

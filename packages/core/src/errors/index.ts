@@ -14,3 +14,4 @@ export { SkillVerificationError, type SkillVerificationReason } from './skill-ve
 export { ToolError } from './tool-error.js';
 export { TransportError } from './transport-error.js';
 export { UnsupportedVersionError } from './unsupported-version-error.js';
+export { UrlElicitationRequiredError } from './url-elicitation-required-error.js';

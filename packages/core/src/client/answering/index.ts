@@ -1,4 +1,5 @@
 import { LimitError } from '../../errors/limit-error.js';
+import type { RpcError } from '../../errors/rpc-error.js';
 import type { JsonRpcNotification } from '../../protocol/jsonrpc.js';
 import {
   type ClientOptions,
@@ -6,11 +7,12 @@ import {
   DEFAULT_MAX_INPUT_REQUESTS,
   DEFAULT_MAX_INPUT_ROUNDS,
 } from '../options.js';
-import type { RpcChannel } from '../rpc-channel.js';
+import type { CallBounds, RpcChannel } from '../rpc-channel.js';
 import { DispatchPool } from './dispatch-pool.js';
 import { answerRounds, type CallRounds, type RoundBounds } from './input-requests.js';
 import { Listeners } from './listeners.js';
 import { ServerRequests } from './server-requests.js';
+import { afterUrlElicitations } from './url-elicitations.js';
 
 /**
  * Answering the server, a module the Session loads at `connect()` when the app
@@ -80,6 +82,20 @@ export class Answering {
   /** Drives a call's input rounds from its first `input_required` result (2026-07-28 §MRTR). */
   answerRounds<T>(raw: unknown, call: CallRounds<T>): Promise<T> {
     return answerRounds(raw, call, this.#rounds);
+  }
+
+  /**
+   * A `method` the server refused with -32042 (2025-11-25): its URL elicitations
+   * go to the app's handler, then `retry` once (`url-elicitations.ts`), all under
+   * the call's bounds (`options`).
+   */
+  afterUrlElicitations<T>(refusal: RpcError, method: string, options: CallBounds, retry: () => Promise<T>): Promise<T> {
+    const what = `${method} (waiting for the user's URL elicitations)`;
+    const round = {
+      ...this.#rounds,
+      run: <R>(work: (signal: AbortSignal) => Promise<R>) => this.#channel.run(method, options, work, what),
+    };
+    return afterUrlElicitations(refusal, round, this.#requests.elicitsUrls, retry);
   }
 
   /** Waits for running handlers to end, no longer than `graceMs` (close). */

@@ -134,11 +134,7 @@ function answerInputRequests(
   round: Round,
 ): Promise<Record<string, unknown>> {
   return round.run(async (signal) => {
-    const stopped = new Promise<never>((_, reject) => {
-      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-    });
-    // Settles only when the round ends early, maybe unobserved.
-    stopped.catch(noop);
+    const stopped = stoppedBy(signal);
     const answers = await Promise.all(
       Object.entries(inputRequests).map(([key, input]) =>
         inSlot(
@@ -154,12 +150,21 @@ function answerInputRequests(
 
 const noop = (): void => {};
 
+/** Rejects with `signal`'s reason once it aborts: what a round's waiters race. Settles only then, maybe unobserved. */
+export function stoppedBy(signal: AbortSignal): Promise<never> {
+  const stopped = new Promise<never>((_, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  stopped.catch(noop);
+  return stopped;
+}
+
 /**
  * Runs `task` in one of the client's handler slots, waiting while all are taken
  * until `stopped` rejects. Every waiter of a round races the same two promises,
  * so waiting adds no abort listener per input request.
  */
-async function inSlot<T>(pool: DispatchPool, task: () => Promise<T>, stopped: Promise<never>): Promise<T> {
+export async function inSlot<T>(pool: DispatchPool, task: () => Promise<T>, stopped: Promise<never>): Promise<T> {
   for (;;) {
     let started: Promise<T> | undefined;
     const run = () => {

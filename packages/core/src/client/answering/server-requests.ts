@@ -17,13 +17,14 @@ export type AnswerRequest = (method: string, params: unknown, signal: AbortSigna
 export class ServerRequests {
   readonly #options: ClientOptions;
   readonly #elicit: ElicitationHandler | undefined;
-  readonly #elicitUrl: boolean;
+  /** The app's elicitation handler does URL mode (`elicitation: { handler, url: true }`). */
+  readonly elicitsUrls: boolean;
 
   constructor(options: ClientOptions) {
     this.#options = options;
     const { elicitation } = options;
     this.#elicit = typeof elicitation === 'function' ? elicitation : elicitation?.handler;
-    this.#elicitUrl = typeof elicitation === 'object' && elicitation.url === true;
+    this.elicitsUrls = typeof elicitation === 'object' && elicitation.url === true;
   }
 
   /** The result for one server request; throws RpcError for what cannot be answered. */
@@ -57,7 +58,7 @@ export class ServerRequests {
     const request = validParams(ElicitRequestParamsSchema, params);
     // A mode the client never declared is invalid params (2025-11-25 elicitation).
     if ('mode' in request && request.mode === 'url') {
-      if (!this.#elicitUrl) {
+      if (!this.elicitsUrls) {
         throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: URL-mode elicitation is not supported');
       }
       if (!isSafeToOpen(request.url)) {

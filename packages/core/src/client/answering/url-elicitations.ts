@@ -1,0 +1,107 @@
+import * as v from 'valibot';
+import { LimitError } from '../../errors/limit-error.js';
+import { ProtocolError } from '../../errors/protocol-error.js';
+import { RpcError } from '../../errors/rpc-error.js';
+import { UrlElicitationRequiredError } from '../../errors/url-elicitation-required-error.js';
+import { urlParamsEntries } from '../../protocol/elicitation.js';
+import { ErrorCode } from '../../protocol/error-codes.js';
+import { protocolIssues } from '../protocol-issues.js';
+import { inSlot, type Round, stoppedBy } from './input-requests.js';
+
+/**
+ * `data` of -32042: URL-mode requests, each with its `elicitationId`. Defined
+ * here rather than beside `ErrorCode`, which every program loads: only this
+ * module reads it.
+ */
+const UrlElicitationRequiredDataSchema = v.looseObject({
+  elicitations: v.array(v.looseObject({ ...urlParamsEntries, elicitationId: v.string() })),
+});
+
+/**
+ * A request the server refused with -32042 until the user completes URL flows
+ * (2025-11-25 client/elicitation § URL Elicitation Required Error). With a
+ * URL-mode elicitation handler (`elicitation: { handler, url: true }`), each
+ * elicitation of the refusal's `data` goes to it in turn, under the same rules
+ * as a server's own URL-mode request: only `https:` URLs (`http:` on loopback)
+ * reach it, the others are declined for the app, with `onWarning`. When every
+ * one was accepted and the handler has resolved, the request is sent once more
+ * (`retry`) and its outcome is the call's. Anything else rejects with
+ * `UrlElicitationRequiredError` carrying the elicitations: no URL handler, one
+ * not accepted, a handler that threw (its error the `cause`), or a retry
+ * refused with -32042 again — never a second round, so a server cannot loop
+ * the user. The handlers run in the client's handler slots under the call's
+ * own bounds (its signal, timeout and cap), which the retry shares too.
+ */
+export async function afterUrlElicitations<T>(
+  refusal: RpcError,
+  round: Round,
+  urlMode: boolean,
+  retry: () => Promise<T>,
+): Promise<T> {
+  const required = urlElicitationRequired(refusal, round.maxInputRequests);
+  if (!urlMode || required.elicitations.length === 0) throw required;
+  const consent = await round.run((signal) => consentToAll(required, round, signal));
+  if (consent !== true) throw new UrlElicitationRequiredError(refusal, required.elicitations, consent);
+  try {
+    return await retry();
+  } catch (error) {
+    if (error instanceof RpcError && error.code === ErrorCode.UrlElicitationRequired) {
+      throw urlElicitationRequired(error, round.maxInputRequests);
+    }
+    throw error;
+  }
+}
+
+/**
+ * A -32042 read: the typed error carrying its elicitations. More than
+ * `maxElicitations` of them (limits.maxInputRequests) is a `LimitError` before
+ * anything is validated; `data` of the wrong shape is a `ProtocolError`; the
+ * refusal is the cause of both.
+ */
+function urlElicitationRequired(refusal: RpcError, maxElicitations: number): UrlElicitationRequiredError {
+  const what = refusal.method ?? 'request';
+  const listed = (refusal.data as { elicitations?: unknown } | null | undefined)?.elicitations;
+  const count = Array.isArray(listed) ? listed.length : 0;
+  if (count > maxElicitations) {
+    throw new LimitError(
+      'limits.maxInputRequests',
+      maxElicitations,
+      `${what}: the server asked for ${count} URL elicitations at once, more than ${maxElicitations}`,
+      { cause: refusal },
+    );
+  }
+  const parsed = v.safeParse(UrlElicitationRequiredDataSchema, refusal.data);
+  if (!parsed.success) {
+    throw new ProtocolError(
+      `${what}: invalid URL elicitation required error (${ErrorCode.UrlElicitationRequired}): ${v.summarize(parsed.issues)}`,
+      { issues: protocolIssues(parsed.issues), received: refusal.data },
+      { cause: refusal },
+    );
+  }
+  return new UrlElicitationRequiredError(refusal, parsed.output.elicitations);
+}
+
+/**
+ * Asks the app's handler about each elicitation in turn, one consent at a time,
+ * stopping at the first not accepted. `true` when all were; else what to give
+ * the typed error: nothing, or a handler's failure as its `cause`. The call's
+ * end (abort, timeout, close) rejects with its reason instead.
+ */
+async function consentToAll(
+  required: UrlElicitationRequiredError,
+  round: Round,
+  signal: AbortSignal,
+): Promise<true | ErrorOptions | undefined> {
+  const stopped = stoppedBy(signal);
+  for (const elicitation of required.elicitations) {
+    let result: Record<string, unknown>;
+    try {
+      result = await inSlot(round.pool, () => round.answer('elicitation/create', elicitation, signal), stopped);
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      return { cause: error };
+    }
+    if (result.action !== 'accept') return undefined;
+  }
+  return true;
+}
