@@ -148,6 +148,8 @@ describe.each(CONNECTIONS)('output schema validation: $name', (connection) => {
         // The v2 server wraps it as {result} for 2025 clients when the schema's root is not an object (remote-ref).
         if (!wrapsValues(connection)) expect(result.structuredContent).toEqual(structured);
       }
+      // As if it had listed none: a result without structuredContent passes too.
+      expect((await client.callTool(name, {})).structuredContent).toBeUndefined();
       expect(warnings.filter((warning) => warning.includes(`"${name}"`))).toEqual([expect.stringContaining(reason)]);
     }
     expect(warnings).toHaveLength(Object.keys(unusable).length);

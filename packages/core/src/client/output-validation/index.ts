@@ -25,8 +25,8 @@ const compiled = new WeakMap<object, CompiledSchema>();
  * tool's own failure and is not checked. Otherwise `structuredContent` must be
  * there and validate, else `OutputValidationError`, naming the first failing
  * path. A schema that cannot be used (`compileOutputSchema` says why, bounded
- * by `limits.maxSchemaNodes`) is reported once to `onWarning` and the tool keeps
- * working unchecked.
+ * by `limits.maxSchemaNodes`) is reported once to `onWarning`, and the tool
+ * keeps working as if it had listed none: nothing of its results is checked.
  */
 export function checkOutput(
   tool: string,
@@ -35,20 +35,21 @@ export function checkOutput(
   { limits, onWarning }: Pick<ClientOptions, 'limits' | 'onWarning'>,
 ): ToolResult {
   if (result.isError) return result;
-  const { structuredContent } = result;
   const where = `tools/call: tool ${JSON.stringify(tool)}`;
-  if (structuredContent === undefined) {
-    const message = 'structuredContent is missing, though the tool listed an outputSchema';
-    throw new OutputValidationError(tool, '', `${where}: ${message}`, { issues: [{ path: '', message }] });
-  }
   let schemaState = compiled.get(schema);
   if (!schemaState) {
     schemaState = compileOutputSchema(schema, limits?.maxSchemaNodes ?? DEFAULT_MAX_SCHEMA_NODES);
     compiled.set(schema, schemaState);
-    if ('reason' in schemaState)
+    if ('reason' in schemaState) {
       onWarning?.(`${where}: outputSchema not used, results pass unchecked: ${schemaState.reason}`);
+    }
   }
   if (!('validate' in schemaState)) return result;
+  const { structuredContent } = result;
+  if (structuredContent === undefined) {
+    const message = 'structuredContent is missing, though the tool listed an outputSchema';
+    throw new OutputValidationError(tool, '', `${where}: ${message}`, { issues: [{ path: '', message }] });
+  }
   let outcome: ValidationResult;
   try {
     outcome = schemaState.validate(structuredContent);
