@@ -10,10 +10,10 @@ export interface PendingCall {
   readonly resolve: (value: unknown) => void;
   /** Rejects the call and releases its timers and listeners. */
   readonly reject: (error: unknown) => void;
-  /** Ends what the transport holds for the call (its HTTP stream), without settling it. */
-  readonly abandon: (reason: unknown) => void;
-  /** Progress arrived: the per-call timeout starts again. */
-  readonly restartTimeout: () => void;
+  /** Ends what the transport holds for the call (its HTTP stream), for a transport that cancels by closing. */
+  readonly ended: AbortController | undefined;
+  /** The per-call timeout, which progress starts again. */
+  readonly timeout: Deadline | undefined;
 }
 
 /** A pending call's deadline, as `Deadlines` tracks it; undefined means none. */

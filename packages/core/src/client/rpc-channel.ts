@@ -176,7 +176,7 @@ export class RpcChannel {
         method,
         parse: options.parse,
         onProgress: options.onProgress,
-        restartTimeout: () => this.#deadlines.restart(timer),
+        timeout: timer,
         resolve: (value) => {
           release();
           resolve(value as T);
@@ -185,7 +185,7 @@ export class RpcChannel {
           release();
           reject(error);
         },
-        abandon: (reason) => ended?.abort(reason),
+        ended,
       });
 
       const sendOptions = sendOptionsFor(method, ended?.signal ?? signal, options.headers);
@@ -324,7 +324,7 @@ export class RpcChannel {
     this.#deadlines.clear();
     for (const call of calls) {
       call.reject(reason);
-      call.abandon(reason);
+      call.ended?.abort(reason);
     }
     for (const controller of this.#handlers.values()) controller.abort(reason);
     this.#handlers.clear();
@@ -450,7 +450,7 @@ export class RpcChannel {
     const { progressToken, progress, total, message } = parsed.output;
     const call = typeof progressToken === 'number' ? this.#pending.get(progressToken) : undefined;
     if (!call?.onProgress) return;
-    call.restartTimeout();
+    this.#deadlines.restart(call.timeout);
     try {
       call.onProgress({
         progress,
