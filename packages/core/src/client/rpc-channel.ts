@@ -448,7 +448,8 @@ export class RpcChannel {
     const parsed = v.safeParse(ProgressNotificationParamsSchema, params);
     if (!parsed.success) return;
     const { progressToken, progress, total, message } = parsed.output;
-    const call = typeof progressToken === 'number' ? this.#pending.get(progressToken) : undefined;
+    // Our tokens are our request ids (numbers): a string token names no call of ours.
+    const call = this.#pending.get(progressToken);
     if (!call?.onProgress) return;
     this.#deadlines.restart(call.timeout);
     try {
