@@ -144,7 +144,7 @@ export function paramHeaders(
   for (const { header, path } of params) {
     let value: unknown = args;
     for (const key of path) value = isJsonObject(value) ? value[key] : undefined;
-    if (value === undefined || value === null) continue;
+    // Absent, null, an object or an array: no header.
     const text =
       typeof value === 'string'
         ? value
