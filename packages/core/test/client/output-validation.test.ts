@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { StdioTransport } from '@mcp/node-stdio';
 import { describe, expect, it } from 'vitest';
+import { compileOutputSchema, MAX_SCHEMA_DEPTH } from '../../src/client/output-validation/compile.js';
 import {
   Client,
   type ClientOptions,
@@ -193,6 +194,18 @@ describe('output schema validation: what it checks and when', () => {
     expect((error as Error).cause).toBeInstanceOf(RangeError);
     // The client goes on: the next call is checked as ever.
     expect((await client.callTool('tree', { structured: [[]] })).structuredContent).toEqual([[]]);
+  });
+
+  it(`MAX_SCHEMA_DEPTH: a schema nested ${MAX_SCHEMA_DEPTH} levels deep is used, one level more is not`, () => {
+    const chain = (levels: number) => {
+      let schema: Record<string, unknown> = {};
+      for (let level = 1; level < levels; level++) schema = { not: schema };
+      return schema;
+    };
+    expect(compileOutputSchema(chain(MAX_SCHEMA_DEPTH), 10_000)).toHaveProperty('validate');
+    expect(compileOutputSchema(chain(MAX_SCHEMA_DEPTH + 1), 10_000)).toEqual({
+      reason: `nested deeper than ${MAX_SCHEMA_DEPTH} levels`,
+    });
   });
 
   it('leaves the listed Tool as the server sent it', async () => {
