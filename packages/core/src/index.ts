@@ -43,6 +43,7 @@ export type {
   Progress,
   RootsOption,
   SamplingHandler,
+  SamplingOptions,
 } from './client/options.js';
 export type {
   Completion,

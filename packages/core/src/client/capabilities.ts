@@ -1,5 +1,5 @@
 import type { ClientCapabilities, ServerCapabilities } from '../protocol/capabilities.js';
-import type { ClientOptions } from './options.js';
+import type { ClientOptions, SamplingOptions } from './options.js';
 
 /**
  * The capabilities the client declares: each only when the handler behind it was
@@ -10,7 +10,7 @@ export function clientCapabilities(options: ClientOptions): ClientCapabilities {
   const url = typeof elicitation === 'object' && elicitation.url === true;
   return {
     ...capabilities,
-    ...(sampling && { sampling: {} }),
+    ...(sampling && { sampling: (sampling as SamplingOptions).tools === true ? { tools: {} } : {} }),
     ...(elicitation && { elicitation: url ? { form: {}, url: {} } : { form: {} } }),
     ...(roots && { roots: { listChanged: typeof roots === 'function' } }),
   };

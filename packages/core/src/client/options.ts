@@ -21,6 +21,17 @@ export type SamplingHandler = (
   context: HandlerContext,
 ) => CreateMessageResult | Promise<CreateMessageResult>;
 
+/** A sampling handler plus what it can do; a bare function samples without tools. */
+export interface SamplingOptions {
+  readonly handler: SamplingHandler;
+  /**
+   * The handler can offer the model tools (2025-11-25 on): the client declares
+   * `sampling.tools`, and requests carrying `tools` or `toolChoice` reach the
+   * handler. Without it such a request is answered -32602 and never reaches it.
+   */
+  readonly tools?: boolean;
+}
+
 /** Asks the user for input the server needs (`elicitation/create`). */
 export type ElicitationHandler = (
   request: ElicitRequestParams,
@@ -128,7 +139,7 @@ export interface EraCache {
 export interface ClientOptions {
   /** Who the client is; sent in `initialize` (default: `{ name: '@mcp/core', version }`). */
   readonly clientInfo?: Implementation;
-  readonly sampling?: SamplingHandler;
+  readonly sampling?: SamplingHandler | SamplingOptions;
   readonly elicitation?: ElicitationHandler | ElicitationOptions;
   readonly roots?: RootsOption;
   readonly onNotification?: NotificationHandler;

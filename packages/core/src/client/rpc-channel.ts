@@ -31,10 +31,11 @@ import { sendOptionsFor } from './safe-methods.js';
 /** What the layer above the channel does with what the server starts. */
 export interface ChannelHooks {
   /**
-   * Answers a server request; a throw becomes a JSON-RPC error reply. `signal`
-   * aborts when the server cancels the request or the channel ends.
+   * Answers a server request; a throw becomes a JSON-RPC error reply, and
+   * `undefined` drops the request unanswered (a 2026-07-28 server may send none).
+   * `signal` aborts when the server cancels the request or the channel ends.
    */
-  readonly onRequest: (request: JsonRpcRequest, signal: AbortSignal) => Promise<Record<string, unknown>>;
+  readonly onRequest: (request: JsonRpcRequest, signal: AbortSignal) => Promise<Record<string, unknown> | undefined>;
   /**
    * Sees every valid notification, in order, once the channel acted on progress
    * and cancellation. Synchronous: work that may take time is the layer's to bound.
@@ -417,6 +418,17 @@ export class RpcChannel {
     this.#settle(call, (response as JsonRpcResultResponse).result);
   }
 
+  /**
+   * Ends our own pending request `id` as answered with an empty result, telling
+   * the server nothing: how a 2026-07-28 server's `notifications/cancelled`
+   * naming a listen request ends it (§ subscriptions/listen). Only the layer
+   * that knows the era may call it: a legacy server's cancel names its own ids.
+   */
+  finish(id: RequestId): void {
+    const call = this.#pending.get(id);
+    if (call) this.#settle(call, {});
+  }
+
   /** Resolves a call with its parsed result, or rejects it when the result has the wrong shape. */
   #settle(call: PendingCall, result: Record<string, unknown>): void {
     try {
@@ -485,12 +497,12 @@ export class RpcChannel {
     this.#hooks
       .onRequest(request, controller.signal)
       .then(
-        (result) => ({ result }),
+        (result) => result && { result },
         (error: unknown) => ({ error: toErrorObject(error) }),
       )
       .then((reply) => {
         this.#handlers.delete(key);
-        if (!controller.signal.aborted) this.#reply(request.id, reply);
+        if (reply && !controller.signal.aborted) this.#reply(request.id, reply);
       });
   }
 

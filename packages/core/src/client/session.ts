@@ -1,5 +1,6 @@
 import { CapabilityError } from '../errors/capability-error.js';
 import { McpError } from '../errors/mcp-error.js';
+import { ProtocolError } from '../errors/protocol-error.js';
 import { RpcError } from '../errors/rpc-error.js';
 import { SessionExpiredError } from '../errors/session-expired-error.js';
 import { ErrorCode } from '../protocol/error-codes.js';
@@ -387,10 +388,19 @@ export class Session {
   }
 
   /**
-   * A server request. Nothing runs in a handler slot before the answering module
-   * loads, so a `ping` then is answered at once, without loading it.
+   * A server request. A 2026-07-28 server must send none and the client must
+   * write no response (basic § JSON-RPC, stdio): one that comes anyway is
+   * reported and dropped (`undefined`: no reply). Nothing runs in a handler slot
+   * before the answering module loads, so a `ping` then is answered at once.
    */
-  async #onRequest({ method, params }: JsonRpcRequest, signal: AbortSignal): Promise<Record<string, unknown>> {
+  async #onRequest(
+    { method, params }: JsonRpcRequest,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown> | undefined> {
+    if (this.#era === this.#modern) {
+      this.#channel.report(new ProtocolError(`mcp: dropped ${method}: a 2026-07-28 server sends no requests`));
+      return undefined;
+    }
     if (method === 'ping' && !this.#answering) return {};
     return (await this.#answer()).answer(method, params, signal);
   }

@@ -106,3 +106,40 @@ export const CreateMessageResultSchema = v.looseObject({
   stopReason: v.optional(v.string()),
 });
 export type CreateMessageResult = v.InferOutput<typeof CreateMessageResultSchema>;
+
+/**
+ * The first breach of the tool-loop rules in a conversation to sample, or
+ * undefined when it keeps them (2025-11-25 sampling § Tool use): a user message
+ * with a `tool_result` holds tool results only, and every assistant `tool_use`
+ * is answered by a `tool_result` of the same id in the very next message, a user
+ * message that answers nothing else. Checked before a handler runs, so a model
+ * is never handed a conversation no provider accepts.
+ */
+export function toolLoopBreach(messages: readonly SamplingMessage[]): string | undefined {
+  for (const [index, { role, content }] of messages.entries()) {
+    const blocks = Array.isArray(content) ? content : [content];
+    const results = blocks.flatMap((block) =>
+      block.type === 'tool_result' ? [(block as ToolResultContent).toolUseId] : [],
+    );
+    if (results.length > 0 && (role !== 'user' || results.length < blocks.length)) {
+      return `messages[${index}]: a message with a tool_result must be a user message holding tool results only`;
+    }
+    const asked = new Set(uses(messages[index - 1]));
+    if (asked.size > 0 || results.length > 0) {
+      const answered = new Set(results);
+      if (asked.size !== answered.size || ![...asked].every((id) => answered.has(id))) {
+        return `messages[${index}]: its tool results must answer exactly the tool_use ids of the message before it`;
+      }
+    }
+  }
+  return uses(messages.at(-1)).length > 0
+    ? `messages[${messages.length - 1}]: a tool_use without its tool_result`
+    : undefined;
+}
+
+/** The `tool_use` ids of an assistant message. */
+function uses(message: SamplingMessage | undefined): string[] {
+  if (message?.role !== 'assistant') return [];
+  const blocks = Array.isArray(message.content) ? message.content : [message.content];
+  return blocks.flatMap((block) => (block.type === 'tool_use' ? [(block as ToolUseContent).id] : []));
+}

@@ -46,7 +46,7 @@ export class Answering {
       maxInputRequests: limits?.maxInputRequests ?? DEFAULT_MAX_INPUT_REQUESTS,
       channel,
     };
-    this.listeners = new Listeners(options);
+    this.listeners = new Listeners(options, channel);
   }
 
   /** Answers a server request in a handler slot; with every slot taken it is refused at once. */

@@ -1,11 +1,12 @@
 import * as v from 'valibot';
 import { LimitError } from '../../errors/limit-error.js';
 import type { ServerCapabilities } from '../../protocol/capabilities.js';
-import type { RequestId } from '../../protocol/jsonrpc.js';
+import { isRequestId, type RequestId } from '../../protocol/jsonrpc.js';
 import { META_SUBSCRIPTION_ID } from '../../protocol/meta.js';
 import { SubscriptionFilterSchema } from '../../protocol/subscriptions.js';
 import { backoffDelay, sleep } from '../../util/backoff.js';
 import { type ClientOptions, DEFAULT_MAX_QUEUED_EVENTS } from '../options.js';
+import type { RpcChannel } from '../rpc-channel.js';
 import { type ListenEvent, type ListenFilter, type QueueBound, Subscription, wants } from './subscription.js';
 
 /**
@@ -33,16 +34,28 @@ export class Listeners {
   readonly #legacy = new Map<Subscription, ListenFilter>();
   readonly #modern = new Map<RequestId, Subscription>();
   readonly #bound: QueueBound;
+  readonly #channel: Pick<RpcChannel, 'finish'>;
 
-  constructor(options: Pick<ClientOptions, 'limits' | 'onError'>) {
+  constructor(options: Pick<ClientOptions, 'limits' | 'onError'>, channel: Pick<RpcChannel, 'finish'>) {
+    this.#channel = channel;
     this.#bound = {
       maxQueued: options.limits?.maxQueuedEvents ?? DEFAULT_MAX_QUEUED_EVENTS,
       onError: (error) => options.onError?.(error),
     };
   }
 
-  /** Hands a notification to every subscription that wants it. */
+  /**
+   * Hands a notification to every subscription that wants it. A
+   * `notifications/cancelled` naming a listen request is the server ending that
+   * subscription, as a result to it would be (2026-07-28 § subscriptions/listen,
+   * stdio): the request ends without a cancel sent back, and so does `for await`.
+   */
   route(method: string, params: ListenEvent['params']): void {
+    if (method === 'notifications/cancelled') {
+      const requestId = params?.requestId;
+      if (isRequestId(requestId) && this.#modern.has(requestId)) this.#channel.finish(requestId);
+      return;
+    }
     const meta = params?._meta as Record<string, unknown> | undefined;
     const id = meta?.[META_SUBSCRIPTION_ID];
     const modern = typeof id === 'string' || typeof id === 'number' ? this.#modern.get(id) : undefined;
