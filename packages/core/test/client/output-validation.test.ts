@@ -1,6 +1,8 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { StdioTransport } from '@mcp/node-stdio';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { compileOutputSchema, MAX_SCHEMA_DEPTH } from '../../src/client/output-validation/compile.js';
 import {
   Client,
@@ -11,6 +13,7 @@ import {
   type Tool,
 } from '../../src/index.js';
 import { useClientGuards, useHttpServers } from '../transport/http/harness.js';
+import { connected, type Scripted, useScriptedClients } from './harness.js';
 
 // The reference servers' `structured` profile (test-servers/reference/tools-structured.mjs): each tool lists an
 // outputSchema and returns its `structured` argument as structuredContent, so every outcome can be asked for.
@@ -216,6 +219,89 @@ describe('output schema validation: what it checks and when', () => {
     expect(tools).toEqual(before);
     const schema = tools.find((tool) => tool.name === 'draft7-ref')?.outputSchema as Record<string, unknown>;
     expect(Object.getOwnPropertyNames(schema)).toEqual(Object.keys(before.find(named('draft7-ref'))!.outputSchema!));
+  });
+});
+
+describe('output schema validation: dialects and $ref, on a scripted server', () => {
+  // Schemas no reference server lists: the scripted server (test/client/scripted-server.js) lists them as written.
+  useScriptedClients();
+
+  /** A client connected to a scripted 2025-11-25 server that has listed `tools`; `warnings` holds its onWarning reports. */
+  async function listedFrom(tools: readonly Record<string, unknown>[]) {
+    const warnings: string[] = [];
+    const pair = await connected({ onWarning: (message) => warnings.push(message) });
+    const listing = pair.client.listTools();
+    await pair.server.answer('tools/list', {
+      tools: tools.map((tool) => ({ inputSchema: { type: 'object' }, ...tool })),
+    });
+    await listing;
+    return { ...pair, warnings };
+  }
+
+  /** Calls `name`, the server answering with `structuredContent`: the result, or what the call rejected with. */
+  async function answered({ client, server }: Scripted, name: string, structuredContent: unknown): Promise<unknown> {
+    const calling = client.callTool(name, {});
+    const request = await server.expect('tools/call');
+    await server.reply(request.id, { content: [], structuredContent });
+    return calling.catch((error: unknown) => error);
+  }
+
+  /** `{count}` under a `$ref`, capped by a `maximum` beside it: 2020-12 applies the cap, draft-07 ignores it. */
+  const capped = (dialect?: string) => ({
+    ...(dialect !== undefined && { $schema: dialect }),
+    type: 'object',
+    properties: { count: { $ref: '#/$defs/count', maximum: 10 } },
+    required: ['count'],
+    $defs: { count: { type: 'integer' } },
+  });
+
+  it('takes a schema without $schema as JSON Schema 2020-12 and a declared draft-07 one as draft-07: a keyword beside $ref applies only in 2020-12', async () => {
+    const pair = await listedFrom([
+      { name: 'no-dialect', outputSchema: capped() },
+      { name: 'draft-2020-12', outputSchema: capped('https://json-schema.org/draft/2020-12/schema') },
+      { name: 'draft-07', outputSchema: capped('http://json-schema.org/draft-07/schema#') },
+    ]);
+    for (const name of ['no-dialect', 'draft-2020-12']) {
+      expect(await answered(pair, name, { count: 3 })).toMatchObject({ structuredContent: { count: 3 } });
+      const capError = await answered(pair, name, { count: 11 });
+      expect(capError).toBeInstanceOf(OutputValidationError);
+      expect(capError).toMatchObject({ tool: name, path: 'count' });
+    }
+    // Draft-07 ignores every keyword beside $ref: the cap does not apply, the $ref target still does.
+    expect(await answered(pair, 'draft-07', { count: 11 })).toMatchObject({ structuredContent: { count: 11 } });
+    expect(await answered(pair, 'draft-07', { count: 'eleven' })).toMatchObject({ tool: 'draft-07', path: 'count' });
+    expect(pair.warnings).toEqual([]);
+  });
+
+  it('never fetches a $ref to another document, even one a loopback server would answer: the schema is not used, and onWarning says why', async () => {
+    const fetched: string[] = [];
+    const schemaHost = createServer((request, response) => {
+      fetched.push(request.url ?? '');
+      response.setHeader('content-type', 'application/schema+json');
+      response.end(JSON.stringify({ type: 'object', required: ['sum'] }));
+    });
+    await new Promise<void>((resolve) => schemaHost.listen(0, '127.0.0.1', resolve));
+    try {
+      const ref = `http://127.0.0.1:${(schemaHost.address() as AddressInfo).port}/report.json`;
+      // Proof the document is there to be had: a client that fetched it would refuse {other: 1}, which lacks sum.
+      expect(await (await fetch(ref)).json()).toEqual({ type: 'object', required: ['sum'] });
+      fetched.length = 0;
+      // Every fetch the client starts is seen here at once, awaited or not.
+      const fetches = vi.spyOn(globalThis, 'fetch');
+
+      const pair = await listedFrom([{ name: 'remote', outputSchema: { $ref: ref } }]);
+      expect(await answered(pair, 'remote', { other: 1 })).toMatchObject({ structuredContent: { other: 1 } });
+      expect(await answered(pair, 'remote', { other: 2 })).toMatchObject({ structuredContent: { other: 2 } });
+
+      expect(fetches).not.toHaveBeenCalled();
+      expect(fetched).toEqual([]);
+      expect(pair.warnings).toEqual([expect.stringContaining(`unresolved $ref "${ref}" (never fetched)`)]);
+      expect(pair.warnings[0]).toContain('"remote"');
+    } finally {
+      vi.restoreAllMocks();
+      schemaHost.closeAllConnections();
+      await new Promise((resolve) => schemaHost.close(resolve));
+    }
   });
 });
 
