@@ -102,9 +102,15 @@ export interface ClientLimits {
    * Subschemas of one tool's input schema the `x-mcp-header` check visits
    * (default 10000); a tool whose schema has more is left out of `listTools()`
    * with `onWarning`, so no schema can make listing slow. It also bounds an
-   * output schema (its objects and arrays; it may nest at most 128 deep, a fixed
-   * bound): one past it is not used, with `onWarning`, and that tool's results
-   * pass unchecked, so no schema can make validation slow.
+   * output schema twice: its objects and arrays (it may nest at most 128 deep, a
+   * fixed bound), and its expanded size, the subschemas one validation visits
+   * for one value with each `$ref` followed (a `$ref` reached twice counts
+   * twice, so `$ref`s fanning out through `allOf` or `anyOf` multiply; one back
+   * into itself, a recursive schema, counts once). One past either, or a `$ref`
+   * loop that never descends into the value, is not used, with `onWarning`, and
+   * that tool's results pass unchecked. A validation then follows at most that
+   * expanded size of `$ref`s per part of the value (else `OutputValidationError`,
+   * a `LimitError` its cause), so no schema can make validation slow.
    */
   readonly maxSchemaNodes?: number;
   /**

@@ -7,6 +7,7 @@ import { compileOutputSchema, MAX_SCHEMA_DEPTH } from '../../src/client/output-v
 import {
   Client,
   type ClientOptions,
+  LimitError,
   OutputValidationError,
   ProtocolError,
   StreamableHttpTransport,
@@ -226,10 +227,13 @@ describe('output schema validation: dialects and $ref, on a scripted server', ()
   // Schemas no reference server lists: the scripted server (test/client/scripted-server.js) lists them as written.
   useScriptedClients();
 
-  /** A client connected to a scripted 2025-11-25 server that has listed `tools`; `warnings` holds its onWarning reports. */
-  async function listedFrom(tools: readonly Record<string, unknown>[]) {
+  /**
+   * A client (with `options`) connected to a scripted 2025-11-25 server that has listed `tools`; `warnings` holds
+   * its onWarning reports.
+   */
+  async function listedFrom(tools: readonly Record<string, unknown>[], options: ClientOptions = {}) {
     const warnings: string[] = [];
-    const pair = await connected({ onWarning: (message) => warnings.push(message) });
+    const pair = await connected({ ...options, onWarning: (message) => warnings.push(message) });
     const listing = pair.client.listTools();
     await pair.server.answer('tools/list', {
       tools: tools.map((tool) => ({ inputSchema: { type: 'object' }, ...tool })),
@@ -303,6 +307,90 @@ describe('output schema validation: dialects and $ref, on a scripted server', ()
       await new Promise((resolve) => schemaHost.close(resolve));
     }
   });
+
+  it('limits.maxSchemaNodes bounds the expanded size: 24 levels of a two-way allOf of $refs are refused before any validation, onWarning says why, and the call returns unchecked', async () => {
+    const schema = fanOut(24, 'allOf');
+    // Small in itself, far within the node bound: 1.5 KB, 99 objects and arrays; expanded, 2^26 subschemas.
+    expect(JSON.stringify(schema).length).toBeLessThan(1600);
+    expect(containers(schema)).toBe(99);
+    const pair = await listedFrom([{ name: 'fan-out', outputSchema: schema }]);
+    expect(await answered(pair, 'fan-out', 1)).toMatchObject({ structuredContent: 1 });
+    expect(await answered(pair, 'fan-out', 'not an integer')).toMatchObject({ structuredContent: 'not an integer' });
+    expect(pair.warnings).toEqual([
+      expect.stringContaining('expands to more than 10000 subschemas through $ref (limits.maxSchemaNodes)'),
+    ]);
+    expect(pair.warnings[0]).toContain('"fan-out"');
+  });
+
+  it('refuses the same fan-out through anyOf, which would overflow the stack, and a $ref loop that never descends into the value', async () => {
+    const pair = await listedFrom([
+      { name: 'any-of', outputSchema: fanOut(24, 'anyOf') },
+      { name: 'self', outputSchema: { $ref: '#' } },
+      { name: 'all-of-self', outputSchema: { type: 'object', allOf: [{ $ref: '#' }] } },
+    ]);
+    for (const name of ['any-of', 'self', 'all-of-self']) {
+      expect(await answered(pair, name, { any: 1 })).toMatchObject({ structuredContent: { any: 1 } });
+    }
+    expect(pair.warnings).toEqual([
+      expect.stringMatching(/"any-of".*expands to more than 10000 subschemas through \$ref \(limits\.maxSchemaNodes\)/),
+      expect.stringMatching(/"self".*a \$ref loop applies a subschema to the same value forever/),
+      expect.stringMatching(/"all-of-self".*a \$ref loop applies a subschema to the same value forever/),
+    ]);
+  });
+
+  it('uses a recursive schema (a tree whose children are trees): its $ref back into itself counts once, and valid and invalid trees are told apart', async () => {
+    const tree = {
+      $ref: '#/$defs/node',
+      $defs: {
+        node: {
+          type: 'object',
+          properties: { value: { type: 'number' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } },
+          required: ['value'],
+          additionalProperties: false,
+        },
+      },
+    };
+    const pair = await listedFrom([{ name: 'tree', outputSchema: tree }], { limits: { maxSchemaNodes: 12 } });
+    let deep: Record<string, unknown> = { value: 0 };
+    for (let level = 1; level <= 100; level++) deep = { value: level, children: [deep, { value: -level }] };
+    expect(await answered(pair, 'tree', deep)).toMatchObject({ structuredContent: deep });
+    const wrong = { value: 1, children: [{ value: 2, children: [{ value: 'three' }] }] };
+    const error = await answered(pair, 'tree', wrong);
+    expect(error).toBeInstanceOf(OutputValidationError);
+    expect(error).toMatchObject({ tool: 'tree', path: 'children.0.children.0.value' });
+    expect(await answered(pair, 'tree', { value: 1, children: [{}] })).toMatchObject({ path: 'children.0' });
+    expect(pair.warnings).toEqual([]);
+  });
+
+  it('limits.maxSchemaNodes: a schema whose expanded size is at the bound is used, one past it is not', async () => {
+    // 11 levels: the root, and 2^13 - 3 subschemas under its $ref.
+    const schema = fanOut(11, 'allOf');
+    const atBound = await listedFrom([{ name: 'fan-out', outputSchema: schema }], { limits: { maxSchemaNodes: 8190 } });
+    expect(await answered(atBound, 'fan-out', 1)).toMatchObject({ structuredContent: 1 });
+    expect(await answered(atBound, 'fan-out', 'one')).toBeInstanceOf(OutputValidationError);
+    expect(atBound.warnings).toEqual([]);
+
+    const past = await listedFrom([{ name: 'fan-out', outputSchema: schema }], { limits: { maxSchemaNodes: 8189 } });
+    expect(await answered(past, 'fan-out', 'one')).toMatchObject({ structuredContent: 'one' });
+    expect(past.warnings).toEqual([expect.stringContaining('expands to more than 8189 subschemas through $ref')]);
+  });
+
+  it('stops a validation whose $refs loop back twice into the same part of the value: OutputValidationError, a LimitError its cause', async () => {
+    // Within every bound as a schema (5 subschemas expanded), but each level of nesting doubles the work.
+    const twice = { allOf: [{ items: { $ref: '#' } }, { items: { $ref: '#' } }] };
+    const pair = await listedFrom([{ name: 'twice', outputSchema: twice }]);
+    expect(await answered(pair, 'twice', nested(2))).toMatchObject({ structuredContent: nested(2) });
+    const error = await answered(pair, 'twice', nested(40));
+    expect(error).toBeInstanceOf(OutputValidationError);
+    expect(error).toMatchObject({
+      tool: 'twice',
+      path: '',
+      message: expect.stringContaining('could not be validated'),
+    });
+    expect((error as Error).cause).toBeInstanceOf(LimitError);
+    expect((error as Error).cause).toMatchObject({ limit: 'limits.maxSchemaNodes', value: 10_000 });
+    expect(pair.warnings).toEqual([]);
+  });
 });
 
 /** The v2 server wraps structured output that is not an object as `{result}` for 2025 clients, schema and value alike. */
@@ -313,6 +401,19 @@ const asSent = (connection: Connection, value: unknown) =>
   wrapsValues(connection) && (typeof value !== 'object' || Array.isArray(value)) ? { result: value } : value;
 
 const named = (name: string) => (tool: Tool) => tool.name === name;
+
+/**
+ * `levels` of a two-way `keyword` (allOf, anyOf) of `$ref`s over `$defs`, down to `{ type: 'integer' }`: each
+ * level reaches the one below twice, so a validation would visit the bottom 2^levels times.
+ */
+function fanOut(levels: number, keyword: 'allOf' | 'anyOf'): Record<string, unknown> {
+  const $defs: Record<string, unknown> = { l0: { type: 'integer' } };
+  for (let level = 1; level <= levels; level++) {
+    const below = { $ref: `#/$defs/l${level - 1}` };
+    $defs[`l${level}`] = { [keyword]: [below, { ...below }] };
+  }
+  return { $ref: `#/$defs/l${levels}`, $defs };
+}
 
 /** Arrays nested `depth` deep. */
 function nested(depth: number): unknown[] {

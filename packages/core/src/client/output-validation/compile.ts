@@ -6,6 +6,7 @@ import {
   Validator,
   validate,
 } from '@cfworker/json-schema';
+import { budgeted, expand } from './expansion.js';
 import { META_SCHEMA } from './meta-schema.js';
 
 /**
@@ -42,8 +43,12 @@ const metaValidator = new Validator(META_SCHEMA, '2020-12');
  * speak; a keyword holding the wrong kind of value; a `$ref` that does not
  * resolve within the schema. A `$ref` to another document is never fetched
  * (2026-07-28, basic § JSON Schema Usage: no automatic network dereference):
- * it is unresolved. The schema is copied first: the validator annotates what
- * it is given, and the app's `Tool` must stay as the server sent it.
+ * it is unresolved. `$ref`s that make one validation visit more than `maxNodes`
+ * subschemas for one value (`expand`: fanning out, or looping on the same
+ * value), checked last, once they resolve; and each validation follows at most
+ * that many `$ref`s per part of the value (`budgeted`). The schema is copied
+ * first: the validator annotates what it is given, and the app's `Tool` must
+ * stay as the server sent it.
  */
 export function compileOutputSchema(schema: Readonly<Record<string, unknown>>, maxNodes: number): CompiledSchema {
   const tooLarge = measure(schema, maxNodes);
@@ -76,7 +81,11 @@ export function compileOutputSchema(schema: Readonly<Record<string, unknown>>, m
         return { reason: `unresolved $ref ${JSON.stringify(node.$ref ?? node.$recursiveRef)} (never fetched)` };
       }
     }
-    return { validate: (value) => validate(value, copy, dialect, lookup) };
+    const expansion = expand(copy, lookup, maxNodes);
+    if ('reason' in expansion) return expansion;
+    return {
+      validate: (value) => validate(value, copy, dialect, budgeted(lookup, expansion.visits, maxNodes, value)),
+    };
   } catch (error) {
     return { reason: error instanceof Error ? error.message : String(error) };
   }
