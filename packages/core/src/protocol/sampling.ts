@@ -112,7 +112,7 @@ export type CreateMessageResult = v.InferOutput<typeof CreateMessageResultSchema
  * undefined when it keeps them (2025-11-25 sampling § Tool use): a user message
  * with a `tool_result` holds tool results only, and every assistant `tool_use`
  * is answered by a `tool_result` of the same id in the very next message, a user
- * message that answers nothing else. Checked before a handler runs, so a model
+ * message that answers nothing else; no id is used, or answered, twice. Checked before a handler runs, so a model
  * is never handed a conversation no provider accepts.
  */
 export function toolLoopBreach(messages: readonly SamplingMessage[]): string | undefined {
@@ -124,11 +124,13 @@ export function toolLoopBreach(messages: readonly SamplingMessage[]): string | u
     if (results.length > 0 && (role !== 'user' || results.length < blocks.length)) {
       return `messages[${index}]: a message with a tool_result must be a user message holding tool results only`;
     }
-    const asked = new Set(uses(messages[index - 1]));
-    if (asked.size > 0 || results.length > 0) {
+    const asked = uses(messages[index - 1]);
+    if (asked.length > 0 || results.length > 0) {
+      // Sets alone would let a repeated id through: each id is asked once and answered once.
       const answered = new Set(results);
-      if (asked.size !== answered.size || ![...asked].every((id) => answered.has(id))) {
-        return `messages[${index}]: its tool results must answer exactly the tool_use ids of the message before it`;
+      const once = new Set(asked).size === asked.length && answered.size === results.length;
+      if (!once || asked.length !== results.length || !asked.every((id) => answered.has(id))) {
+        return `messages[${index}]: its tool results must answer exactly the tool_use ids of the message before it, each once`;
       }
     }
   }

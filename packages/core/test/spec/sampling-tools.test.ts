@@ -39,6 +39,15 @@ const BREACHES: [string, unknown[]][] = [
   ['tool results for another id', [ask('x'), use('t1'), { role: 'user', content: [result('t2')] }]],
   ['a tool_result no tool_use asked for', [ask('x'), { role: 'user', content: [result('t1')] }]],
   ['a tool_result in an assistant message', [ask('x'), { role: 'assistant', content: [result('t1')] }]],
+  ['a tool_use answered twice', [ask('x'), use('t1'), { role: 'user', content: [result('t1'), result('t1')] }]],
+  [
+    'two tool_use blocks of one id',
+    [
+      ask('x'),
+      { role: 'assistant', content: [use('t1').content, use('t1').content] },
+      { role: 'user', content: [result('t1')] },
+    ],
+  ],
 ];
 
 /** Checklist §8.2 (sampling, 2025-11-25+): tools need `sampling.tools`, and the tool loop keeps its order. */
