@@ -139,6 +139,16 @@ describe.each(REFERENCE)('URL elicitation required (-32042): $name', (connection
     expect(formOnly.asked).toEqual([]);
   });
 
+  it('without a URL-mode handler, more elicitations than limits.maxInputRequests still reject with the typed error: no one is asked, so there is nothing to bound', async () => {
+    const elicitations = [elicitation('a'), elicitation('b'), elicitation('c')];
+    const { client } = await connect(connection, { limits: { maxInputRequests: 2 } });
+    const key = freshKey();
+    const error = await rejection(client.callTool('url-required', { key, elicitations, refusals: 1 }));
+    expect(error).toBeInstanceOf(UrlElicitationRequiredError);
+    expect((error as UrlElicitationRequiredError).elicitations).toEqual(elicitations);
+    expect(await callsOf(client, key)).toBe('calls: 1');
+  });
+
   it('never loops: a retry refused with -32042 again rejects with the typed error of that second refusal', async () => {
     const { asked, elicitation: options } = urlHandler();
     const { client } = await connect(connection, { elicitation: options });

@@ -26,8 +26,9 @@ const UrlElicitationRequiredDataSchema = v.looseObject({
  * reach it, the others are declined for the app, with `onWarning`. When every
  * one was accepted and the handler has resolved, the request is sent once more
  * (`retry`) and its outcome is the call's. Anything else rejects with
- * `UrlElicitationRequiredError` carrying the elicitations: no URL handler, one
- * not accepted, a handler that threw (its error the `cause`), or a retry
+ * `UrlElicitationRequiredError` carrying the elicitations: no URL handler (then
+ * however many there are: `limits.maxInputRequests` bounds only what the user is
+ * asked, a `LimitError` past it), one not accepted, a handler that threw (its error the `cause`), or a retry
  * refused with -32042 again — never a second round, so a server cannot loop
  * the user. The handlers run in the client's handler slots under the call's
  * own bounds (its signal, timeout and cap), which the retry shares too.
@@ -38,7 +39,8 @@ export async function afterUrlElicitations<T>(
   urlMode: boolean,
   retry: () => Promise<T>,
 ): Promise<T> {
-  const required = urlElicitationRequired(refusal, round.maxInputRequests);
+  // limits.maxInputRequests bounds what the user is asked; with no URL handler no one is, and the app gets them all.
+  const required = urlElicitationRequired(refusal, urlMode ? round.maxInputRequests : Number.POSITIVE_INFINITY);
   if (!urlMode || required.elicitations.length === 0) throw required;
   const consent = await round.run((signal) => consentToAll(required, round, signal));
   if (consent !== true) throw new UrlElicitationRequiredError(refusal, required.elicitations, consent);
