@@ -1,7 +1,7 @@
 import type { Client } from '../client/client.js';
 import { SkillVerificationError } from '../errors/skill-verification-error.js';
 import type { Resource } from '../protocol/resources.js';
-import { isDirectoryResource, type ReadDirectoryOptions, readDirectory } from './read-directory.js';
+import { childKey, directChildren, listDirectory, type ReadDirectoryOptions } from './read-directory.js';
 import { DIRECTORY_MIME_TYPE, type SkillEntry } from './schemas.js';
 
 /** A directory of a skill as the server shows it now, set against the entry the host holds. */
@@ -10,14 +10,16 @@ export interface SkillDirectory {
   readonly uri: string;
   /**
    * Children the entry accounts for: files it lists and subdirectories holding files
-   * it lists (for a `"dynamic"` skill, every child: there is no list to check against).
-   * Only these are the skill's, under this entry.
+   * it lists (for a `"dynamic"` skill, every direct child: there is no list to check
+   * against). Only these are the skill's, under this entry; each comes once.
    */
   readonly children: readonly Resource[];
   /**
    * Children the entry does not list: the skill changed after the entry was fetched.
    * Neither read them nor show them as the skill's; refresh the entry with `getSkill`
-   * (a changed file set revokes any approval bound to the old one).
+   * (a changed file set revokes any approval bound to the old one). Here too is
+   * whatever the server listed that is not a direct child of `uri` at all (another
+   * skill's file, a `file:` or `https:` URI, a grandchild), for any skill.
    */
   readonly unlisted: readonly Resource[];
   /** What the entry lists directly in this directory that the server no longer shows: a read of it will fail, and the same refresh applies. */
@@ -68,8 +70,10 @@ export function directoryFromEntry(entry: SkillEntry, uri: string): Resource[] {
  * and the Held Entry): a child the entry does not list is reported in `unlisted`,
  * never as the skill's, since the directory result never extends the entry; what
  * the entry lists there but the server no longer shows is in `missing`. For a
- * `"dynamic"` skill the live view is the only one, and every child is the
- * skill's (with no integrity: there are no digests). A directory outside the skill
+ * `"dynamic"` skill the live view is the only one, and every direct child is the
+ * skill's (with no integrity: there are no digests). Whatever the server lists
+ * that is not a direct child of `uri` is `unlisted` for any skill, and a child
+ * listed twice counts once. A directory outside the skill
  * is refused with `SkillVerificationError` (`'unlisted'`) before anything is sent.
  */
 export async function readSkillDirectory(
@@ -79,21 +83,18 @@ export async function readSkillDirectory(
   options?: ReadDirectoryOptions,
 ): Promise<SkillDirectory> {
   checkWithinSkill(entry, uri);
-  const live = await readDirectory(client, uri, options);
-  if (entry.resources === 'dynamic') return { uri, children: live, unlisted: [], missing: [] };
+  const { children: live, strays } = directChildren(uri, await listDirectory(client, uri, options));
+  if (entry.resources === 'dynamic') return { uri, children: live, unlisted: strays, missing: [] };
   const expected = directoryFromEntry(entry, uri);
   const listed = new Set(expected.map(childKey));
   const shown = new Set(live.map(childKey));
   return {
     uri,
     children: live.filter((child) => listed.has(childKey(child))),
-    unlisted: live.filter((child) => !listed.has(childKey(child))),
+    unlisted: [...live.filter((child) => !listed.has(childKey(child))), ...strays],
     missing: expected.filter((child) => !shown.has(childKey(child))).map((child) => child.uri),
   };
 }
-
-/** A child's URI, with a trailing slash for a directory: a file and a directory at one URI are different children. */
-const childKey = (child: Resource): string => (isDirectoryResource(child) ? `${child.uri}/` : child.uri);
 
 /**
  * The skill's root is the directory of its `SKILL.md`; only it and directories under it

@@ -61,6 +61,28 @@ const changedTemplates: DirectoryScript = (uri) =>
       }
     : undefined;
 
+/**
+ * What a hostile server may list as children of the templates directory besides its own
+ * `invoice.md`: none lies directly under it, so none is a child.
+ */
+const STRAYS: readonly Resource[] = [
+  file('skill://other-skill/SKILL.md'),
+  file('file:///etc/passwd'),
+  file('https://attacker.example/payload.md'),
+  file(`${TEMPLATES}/regional/eu-invoice.md`),
+  file(`${TEMPLATES}/../SKILL.md`),
+  file(`${TEMPLATES}/./invoice.md`),
+  file(`${TEMPLATES}/`),
+  file(`${ROOT}/templates-v2/invoice.md`),
+  directory(TEMPLATES),
+];
+
+/** The templates directory as a hostile server shows it: its one child twice, among every stray. */
+const strayTemplates: DirectoryScript = (uri) =>
+  uri === TEMPLATES
+    ? { resources: [file(`${TEMPLATES}/invoice.md`), ...STRAYS, file(`${TEMPLATES}/invoice.md`)] }
+    : undefined;
+
 const theEntry = async (client: Client): Promise<SkillEntry> => {
   const [entry] = await listSkills(client);
   if (!entry) throw new Error('no skill listed');
@@ -164,6 +186,22 @@ describe('readDirectory', () => {
     expect(reported).toEqual(bad);
   });
 
+  it('keeps only direct children, each once, and reports the rest: another skill, other schemes, a grandchild, dot segments', async () => {
+    const { client } = await connectToSkills(await skillWithDirectories('pdf-processing', PDF, strayTemplates));
+    const reported: [unknown, string][] = [];
+
+    const children = await readDirectory(client, TEMPLATES, {
+      onInvalidEntry: (entry, reason) => reported.push([entry, reason]),
+    });
+
+    expect(children).toEqual([file(`${TEMPLATES}/invoice.md`)]);
+    expect(reported.map(([entry]) => entry)).toEqual([...STRAYS, file(`${TEMPLATES}/invoice.md`)]);
+    expect(reported.map(([, reason]) => reason)).toEqual([
+      ...STRAYS.map(() => `not a direct child of ${TEMPLATES}`),
+      'listed twice',
+    ]);
+  });
+
   it.each([
     ['resources is not an array', { resources: { uri: 'a', name: 'a' } }],
     ['resources is missing', {}],
@@ -263,6 +301,28 @@ describe('readSkillDirectory', () => {
 
     expect(templates.children).toHaveLength(3);
     expect(templates).toMatchObject({ unlisted: [], missing: [] });
+  });
+
+  it('never takes a stray child as a dynamic skill’s own: only direct children, each once, the rest unlisted', async () => {
+    const { client } = await connectToSkills(
+      await skillWithDirectories('pdf-processing', PDF, strayTemplates, { dynamic: true }),
+    );
+
+    const templates = await readSkillDirectory(client, await theEntry(client), TEMPLATES);
+
+    expect(templates.children).toEqual([file(`${TEMPLATES}/invoice.md`)]);
+    expect(templates.unlisted).toEqual(STRAYS);
+    expect(templates.missing).toEqual([]);
+  });
+
+  it('counts a stray child of a listed skill as unlisted and a repeated child once', async () => {
+    const { client } = await connectToSkills(await skillWithDirectories('pdf-processing', PDF, strayTemplates));
+
+    const templates = await readSkillDirectory(client, await theEntry(client), TEMPLATES);
+
+    expect(templates.children).toEqual([file(`${TEMPLATES}/invoice.md`)]);
+    expect(templates.unlisted).toEqual(STRAYS);
+    expect(templates.missing).toEqual([`${TEMPLATES}/purchase-order.md`, `${TEMPLATES}/regional`]);
   });
 
   it.each([
