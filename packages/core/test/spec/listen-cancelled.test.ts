@@ -1,4 +1,6 @@
+import { queryObjects } from 'node:v8';
 import { describe, expect, it } from 'vitest';
+import { Subscription } from '../../src/client/answering/subscription.js';
 import { scripted, useScriptedClients } from '../client/harness.js';
 import { discover } from './modern-scripted.js';
 
@@ -35,6 +37,28 @@ describe('spec: a server ends a subscription with notifications/cancelled', () =
     // The listen request is over: closing the subscription cancels nothing, and it is not reopened.
     await subscription.close();
     await server.assertNoMessage(100);
+  });
+
+  it.each([
+    ['with notifications/cancelled', 'cancelled'],
+    ['with a result to its listen request', 'result'],
+  ])('lets go of a subscription the server ended %s, while the client stays open', async (_, how) => {
+    const { client, server } = scripted();
+    await Promise.all([client.connect(), discover(server)]);
+    const live = () => queryObjects(Subscription, { format: 'count' }) as number;
+    const before = live();
+    // In its own scope, so the test holds no reference once the server has ended it.
+    await (async () => {
+      const [subscription, listen] = await Promise.all([
+        client.listen({ toolsListChanged: true }),
+        server.expect('subscriptions/listen'),
+      ]);
+      if (how === 'cancelled') await server.notify('notifications/cancelled', { requestId: listen.id });
+      else await server.reply(listen.id, {});
+      for await (const _event of subscription);
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(live()).toBe(before);
   });
 
   it('keeps a subscription open when the server cancels an id that is not its listen request', async () => {

@@ -98,9 +98,14 @@ export class Listeners {
   openModern(filter: ListenFilter, listen: ListenRequest): Subscription {
     const controller = new AbortController();
     const ids: RequestId[] = [];
+    // A listen request that is over routes nothing more: its id goes, so a subscription the
+    // server ended (or that reopened) is not held here until the client closes.
+    const forget = () => {
+      for (const id of ids.splice(0)) this.#modern.delete(id);
+    };
     const subscription = new Subscription(async () => {
       controller.abort();
-      for (const id of ids) this.#modern.delete(id);
+      forget();
     }, this.#bound);
     const wire = toWire(filter);
     void (async () => {
@@ -120,6 +125,8 @@ export class Listeners {
             return;
           }
           await sleep(backoffDelay(reopens, 250, 5000), controller.signal).catch(() => {});
+        } finally {
+          forget();
         }
       }
     })();
