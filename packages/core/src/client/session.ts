@@ -398,7 +398,10 @@ export class Session {
     signal: AbortSignal,
   ): Promise<Record<string, unknown> | undefined> {
     if (this.#era === this.#modern) {
-      this.#channel.report(new ProtocolError(`mcp: dropped ${method}: a 2026-07-28 server sends no requests`));
+      // The method is the server's, of any length: cut short in the message, whole in data.
+      const named = method.length > 80 ? `${method.slice(0, 80)}…` : method;
+      const message = `mcp: dropped ${named}: a 2026-07-28 server sends no requests`;
+      this.#channel.report(new ProtocolError(message, { received: { method } }));
       return undefined;
     }
     if (method === 'ping' && !this.#answering) return {};

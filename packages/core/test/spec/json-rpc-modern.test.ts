@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { connected, scripted, useScriptedClients } from '../client/harness.js';
+import { ProtocolError } from '../../src/index.js';
+import { connected, scripted, sleep, useScriptedClients } from '../client/harness.js';
 import { discover } from './modern-scripted.js';
 
 useScriptedClients();
@@ -13,6 +14,20 @@ describe('spec: JSON-RPC framing across revisions', () => {
     const request = await server.expect('tools/call');
     await server.reply(request.id, { content: [{ type: 'text', text: 'hi' }] });
     await expect(call).resolves.toMatchObject({ text: 'hi', isError: false });
+  });
+
+  it('2026-07-28: reports a request from the server with its method cut short in the message and whole in data.received', async () => {
+    const { client, server, errors } = scripted();
+    await Promise.all([client.connect(), discover(server)]);
+    const method = `tools/${'x'.repeat(10_000)}`;
+    await server.send({ jsonrpc: '2.0', id: 'long', method });
+    while (errors.length === 0) await sleep(5);
+    const [error] = errors;
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error?.message).toContain(method.slice(0, 80));
+    expect(error?.message.length).toBeLessThan(200);
+    expect((error as ProtocolError).data.received).toEqual({ method });
+    await server.assertNoMessage(50);
   });
 
   it('2025-03-26: takes a batch of responses and a batch of server requests, answering each request', async () => {
