@@ -447,7 +447,8 @@ export class Session {
     try {
       return await send();
     } catch (error) {
-      if (error instanceof RpcError && error.code === ErrorCode.UrlElicitationRequired) {
+      // 2026-07-28 reserves -32042: only a legacy server's refusal starts URL flows.
+      if (error instanceof RpcError && error.code === ErrorCode.UrlElicitationRequired && this.#era !== this.#modern) {
         return (await this.#answer()).afterUrlElicitations(error, method, options, send);
       }
       if (!(error instanceof SessionExpiredError) || error.delivered) throw error;

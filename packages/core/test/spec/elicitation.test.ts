@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ElicitationHandler } from '../../src/index.js';
-import { connected, useScriptedClients } from '../client/harness.js';
+import { type ElicitationHandler, ErrorCode, RpcError, UrlElicitationRequiredError } from '../../src/index.js';
+import { connected, scripted, useScriptedClients } from '../client/harness.js';
+import { discover } from './modern-scripted.js';
 
 useScriptedClients();
 
@@ -20,5 +21,28 @@ describe('spec: elicitation', () => {
     await expect(ping).resolves.toBeUndefined();
     expect(calls).toBe(0);
     expect(errors).toEqual([]);
+  });
+
+  it('2026-07-28 reserves -32042: a call refused with it fails with that RpcError, no URL flow runs and nothing is retried', async () => {
+    let calls = 0;
+    const handler: ElicitationHandler = () => {
+      calls += 1;
+      return { action: 'accept' };
+    };
+    const { client, server } = scripted({ elicitation: { handler, url: true }, requestTimeout: 1000 });
+    await Promise.all([client.connect(), discover(server)]);
+    const elicitations = [{ mode: 'url', url: 'https://auth.example.com/x', message: 'Sign in', elicitationId: 'x' }];
+    const call = client.callTool('guarded', {});
+    const request = await server.expect('tools/call');
+    await server.replyError(request.id, ErrorCode.UrlElicitationRequired, 'URL elicitation required', { elicitations });
+    const error = await call.then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(RpcError);
+    expect(error).not.toBeInstanceOf(UrlElicitationRequiredError);
+    expect(error).toMatchObject({ code: ErrorCode.UrlElicitationRequired, data: { elicitations } });
+    await server.assertNoMessage(50);
+    expect(calls).toBe(0);
   });
 });
