@@ -108,11 +108,22 @@ export interface ClientLimits {
    * twice, so `$ref`s fanning out through `allOf` or `anyOf` multiply; one back
    * into itself, a recursive schema, counts once). One past either, or a `$ref`
    * loop that never descends into the value, is not used, with `onWarning`, and
-   * that tool's results pass unchecked. A validation then follows at most that
-   * expanded size of `$ref`s per part of the value (else `OutputValidationError`,
-   * a `LimitError` its cause), so no schema can make validation slow.
+   * that tool's results pass unchecked. Each validation's work is bounded by
+   * `maxValidationSteps`.
    */
   readonly maxSchemaNodes?: number;
+  /**
+   * Steps one validation of a tool's `structuredContent` against its
+   * `outputSchema` may take (default 500000): a step is one subschema applied
+   * to one part of the value, or one pair of items `uniqueItems` compares. Past
+   * it the call rejects with `OutputValidationError`, a `LimitError` its cause
+   * (the tool ran: `error.result` holds its unchecked result). The validator is
+   * synchronous, so no schema and value may hold the program for long; an
+   * ordinary result takes a few steps per part. A schema whose `pattern` repeats
+   * a group holding an unbounded quantifier (`(a+)+`), which no step count can
+   * stop, is not used at all (`onWarning`).
+   */
+  readonly maxValidationSteps?: number;
   /**
    * Results kept by the 2026-07-28 TTL cache (default 256); past it the least
    * recently used is dropped, whatever TTLs the server hands out.
@@ -234,6 +245,7 @@ export const DEFAULT_MAX_INPUT_ROUNDS = 10;
 export const DEFAULT_MAX_INPUT_REQUESTS = 16;
 export const DEFAULT_PROBE_TIMEOUT = 5000;
 export const DEFAULT_MAX_SCHEMA_NODES = 10_000;
+export const DEFAULT_MAX_VALIDATION_STEPS = 500_000;
 export const DEFAULT_MAX_CACHE_ENTRIES = 256;
 export const DEFAULT_MAX_QUEUED_EVENTS = 1000;
 /** How many servers the shared era cache remembers, the most recently used kept. */

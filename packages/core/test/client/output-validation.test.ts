@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { StdioTransport } from '@mcp/node-stdio';
 import { describe, expect, it, vi } from 'vitest';
 import { compileOutputSchema, MAX_SCHEMA_DEPTH } from '../../src/client/output-validation/compile.js';
+import { nestsQuantifiers } from '../../src/client/output-validation/nested-quantifiers.js';
 import {
   Client,
   type ClientOptions,
@@ -388,8 +389,188 @@ describe('output schema validation: dialects and $ref, on a scripted server', ()
       message: expect.stringContaining('could not be validated'),
     });
     expect((error as Error).cause).toBeInstanceOf(LimitError);
-    expect((error as Error).cause).toMatchObject({ limit: 'limits.maxSchemaNodes', value: 10_000 });
+    expect((error as Error).cause).toMatchObject({ limit: 'limits.maxValidationSteps', value: 500_000 });
+    // The tool ran: its result comes with the error, for the app to decide.
+    expect((error as OutputValidationError).result?.structuredContent).toEqual(nested(40));
     expect(pair.warnings).toEqual([]);
+  });
+});
+
+describe('output schema validation: bounded work (limits.maxValidationSteps), on a scripted server', () => {
+  useScriptedClients();
+
+  async function listedFrom(tools: readonly Record<string, unknown>[], options: ClientOptions = {}) {
+    const warnings: string[] = [];
+    const pair = await connected({ ...options, onWarning: (message) => warnings.push(message) });
+    const listing = pair.client.listTools();
+    await pair.server.answer('tools/list', {
+      tools: tools.map((tool) => ({ inputSchema: { type: 'object' }, ...tool })),
+    });
+    await listing;
+    return { ...pair, warnings };
+  }
+
+  async function answered({ client, server }: Scripted, name: string, structuredContent: unknown): Promise<unknown> {
+    const calling = client.callTool(name, {});
+    const request = await server.expect('tools/call');
+    await server.reply(request.id, { content: [], structuredContent });
+    return calling.catch((error: unknown) => error);
+  }
+
+  /** Asserts `outcome` is an OutputValidationError whose cause is the LimitError of `limits.maxValidationSteps` at `value`. */
+  function pastSteps(outcome: unknown, value: number) {
+    expect(outcome).toBeInstanceOf(OutputValidationError);
+    expect((outcome as Error).cause).toBeInstanceOf(LimitError);
+    expect((outcome as Error).cause).toMatchObject({ limit: 'limits.maxValidationSteps', value });
+    expect((outcome as Error).message).toContain(`more than ${value} steps`);
+  }
+
+  it('counts one step per subschema applied to one part of the value: a validation at the bound passes, one past it fails', async () => {
+    // The root applied to the array, then `items` to each of its 3 items: 4 steps.
+    const schema = { type: 'array', items: { minimum: 0 } };
+    const atBound = await listedFrom([{ name: 'list', outputSchema: schema }], { limits: { maxValidationSteps: 4 } });
+    expect(await answered(atBound, 'list', [1, 2, 3])).toMatchObject({ structuredContent: [1, 2, 3] });
+    expect(await answered(atBound, 'list', [1, -2, 3])).toMatchObject({ path: '1' });
+    const past = await listedFrom([{ name: 'list', outputSchema: schema }], { limits: { maxValidationSteps: 3 } });
+    pastSteps(await answered(past, 'list', [1, 2, 3]), 3);
+    expect(await answered(past, 'list', [1, 2])).toMatchObject({ structuredContent: [1, 2] });
+  });
+
+  it('stops an allOf of 4000 subschemas over each item of an array (no $ref), and raising the option lets it through', async () => {
+    const schema = { type: 'array', items: { allOf: Array.from({ length: 4000 }, () => ({ minimum: 0 })) } };
+    const items = Array.from({ length: 300 }, (_, index) => index);
+    const pair = await listedFrom([{ name: 'wide', outputSchema: schema }]);
+    expect(await answered(pair, 'wide', items.slice(0, 10))).toMatchObject({ structuredContent: items.slice(0, 10) });
+    // 300 items × 4001 subschemas: past the default 500,000.
+    pastSteps(await answered(pair, 'wide', items), 500_000);
+    expect(pair.warnings).toEqual([]);
+    const raised = await listedFrom([{ name: 'wide', outputSchema: schema }], {
+      limits: { maxValidationSteps: 1_300_000 },
+    });
+    expect(await answered(raised, 'wide', items)).toMatchObject({ structuredContent: items });
+  });
+
+  it('stops a 2019-09 $recursiveRef that loops back twice into the same part, which follows no $ref the compile step counts', async () => {
+    const schema = {
+      $schema: 'https://json-schema.org/draft/2019-09/schema',
+      $recursiveAnchor: true,
+      allOf: [{ items: { $recursiveRef: '#' } }, { items: { $recursiveRef: '#' } }],
+    };
+    const pair = await listedFrom([{ name: 'recursive', outputSchema: schema }]);
+    expect(await answered(pair, 'recursive', nested(3))).toMatchObject({ structuredContent: nested(3) });
+    pastSteps(await answered(pair, 'recursive', nested(30)), 500_000);
+    expect(pair.warnings).toEqual([]);
+  });
+
+  it('charges uniqueItems a step per pair of items compared: 20,000 integers and 3,000 objects are stopped before comparing, a short list is checked', async () => {
+    const schema = { type: 'array', uniqueItems: true };
+    const pair = await listedFrom([{ name: 'unique', outputSchema: schema }]);
+    const integers = Array.from({ length: 20_000 }, (_, index) => index);
+    pastSteps(await answered(pair, 'unique', integers), 500_000);
+    const objects = Array.from({ length: 3000 }, (_, index) => ({ id: index }));
+    pastSteps(await answered(pair, 'unique', objects), 500_000);
+    const short = integers.slice(0, 500);
+    expect(await answered(pair, 'unique', short)).toMatchObject({ structuredContent: short });
+    expect(await answered(pair, 'unique', [{ id: 1 }, { id: 1 }])).toBeInstanceOf(OutputValidationError);
+  });
+
+  it('does not use a schema whose pattern or patternProperties key repeats a group holding an unbounded quantifier (no regex can be stopped once it runs): onWarning, results unchecked', async () => {
+    const pair = await listedFrom([
+      { name: 'pattern', outputSchema: { type: 'string', pattern: '^(a+)+$' } },
+      { name: 'pattern-properties', outputSchema: { type: 'object', patternProperties: { '^(\\w+\\s?)*$': {} } } },
+    ]);
+    const evil = `${'a'.repeat(40)}!`;
+    expect(await answered(pair, 'pattern', evil)).toMatchObject({ structuredContent: evil });
+    expect(await answered(pair, 'pattern-properties', { [evil]: 1 })).toMatchObject({
+      structuredContent: { [evil]: 1 },
+    });
+    expect(pair.warnings).toEqual([
+      expect.stringMatching(/"pattern".*pattern "\^\(a\+\)\+\$" repeats a group holding an unbounded quantifier/),
+      expect.stringMatching(/"pattern-properties".*repeats a group holding an unbounded quantifier/),
+    ]);
+  });
+
+  it('uses schemas with ordinary patterns', async () => {
+    const ordinary = [
+      '^[a-z0-9-]+$',
+      '^\\d{4}-\\d{2}-\\d{2}$',
+      '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$',
+      '^(\\d{1,3}\\.){3}\\d{1,3}$',
+      '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
+      '^v?(\\d+)\\.(\\d+)\\.(\\d+)(-[\\w.]+)?$',
+      '^https?://[^\\s/$.?#].[^\\s]*$',
+      '^(?:[+*]|\\p{Lu})\\p{Ll}*$',
+    ];
+    for (const pattern of ordinary) expect(nestsQuantifiers(pattern), pattern).toBe(false);
+    for (const pattern of ['^(a+)+$', '(\\w+\\s?)*', '((ab)*){2,}', '^((a|b)+)*$', '([a-z]+){2,5}'])
+      expect(nestsQuantifiers(pattern), pattern).toBe(true);
+    const pair = await listedFrom([{ name: 'date', outputSchema: { type: 'string', pattern: ordinary[1] } }]);
+    expect(await answered(pair, 'date', '2026-12-01')).toMatchObject({ structuredContent: '2026-12-01' });
+    expect(await answered(pair, 'date', 'Dec 1')).toBeInstanceOf(OutputValidationError);
+    expect(pair.warnings).toEqual([]);
+  });
+});
+
+describe('output schema validation: what the validator would get wrong, on a scripted server', () => {
+  useScriptedClients();
+
+  async function listedFrom(tools: readonly Record<string, unknown>[]) {
+    const warnings: string[] = [];
+    const pair = await connected({ onWarning: (message) => warnings.push(message) });
+    const listing = pair.client.listTools();
+    await pair.server.answer('tools/list', {
+      tools: tools.map((tool) => ({ inputSchema: { type: 'object' }, ...tool })),
+    });
+    await listing;
+    return { ...pair, warnings };
+  }
+
+  async function answered({ client, server }: Scripted, name: string, structuredContent: unknown): Promise<unknown> {
+    const calling = client.callTool(name, {});
+    const request = await server.expect('tools/call');
+    await server.reply(request.id, { content: [], structuredContent });
+    return calling.catch((error: unknown) => error);
+  }
+
+  it('does not use a 2020-12 schema with $dynamicRef, which the validator would ignore (passing 5 for a string)', async () => {
+    const pair = await listedFrom([
+      { name: 'dynamic', outputSchema: { $dynamicRef: '#/$defs/text', $defs: { text: { type: 'string' } } } },
+    ]);
+    expect(await answered(pair, 'dynamic', 5)).toMatchObject({ structuredContent: 5 });
+    expect(pair.warnings).toEqual([
+      expect.stringMatching(/"dynamic".*\$dynamicRef "#\/\$defs\/text" is not supported/),
+    ]);
+  });
+
+  it('fails a member name holding a lone surrogate at its path, and passes a surrogate pair', async () => {
+    const schema = { type: 'object', additionalProperties: { type: 'number' } };
+    const pair = await listedFrom([{ name: 'numbers', outputSchema: schema }]);
+    const error = await answered(pair, 'numbers', { ok: 1, '\ud800': 1 });
+    expect(error).toBeInstanceOf(OutputValidationError);
+    expect(error).toMatchObject({
+      tool: 'numbers',
+      path: '\ud800',
+      message: expect.stringContaining('lone surrogate'),
+    });
+    expect((error as OutputValidationError).result?.structuredContent).toEqual({ ok: 1, '\ud800': 1 });
+    expect(await answered(pair, 'numbers', { '😀': 1 })).toMatchObject({ structuredContent: { '😀': 1 } });
+    expect(await answered(pair, 'numbers', { '😀': 'one' })).toMatchObject({ path: '😀' });
+  });
+
+  it('cuts a server string to 120 characters in a warning', async () => {
+    const dialect = `https://example.com/${'x'.repeat(5000)}`;
+    const ref = `https://example.com/${'y'.repeat(5000)}`;
+    const pair = await listedFrom([
+      { name: 'long-dialect', outputSchema: { $schema: dialect } },
+      { name: 'long-ref', outputSchema: { $ref: ref } },
+    ]);
+    await answered(pair, 'long-dialect', 1);
+    await answered(pair, 'long-ref', 1);
+    expect(pair.warnings).toHaveLength(2);
+    for (const warning of pair.warnings) {
+      expect(warning.length).toBeLessThan(300);
+      expect(warning).toContain('…');
+    }
   });
 });
 

@@ -6,8 +6,11 @@ import {
   Validator,
   validate,
 } from '@cfworker/json-schema';
-import { budgeted, expand } from './expansion.js';
+import { DEFAULT_MAX_VALIDATION_STEPS } from '../options.js';
+import { expand } from './expansion.js';
 import { META_SCHEMA } from './meta-schema.js';
+import { nestsQuantifiers } from './nested-quantifiers.js';
+import { meter } from './validation-steps.js';
 
 /**
  * How deep an output schema may nest (objects and arrays, the root counting
@@ -45,12 +48,21 @@ const metaValidator = new Validator(META_SCHEMA, '2020-12');
  * (2026-07-28, basic § JSON Schema Usage: no automatic network dereference):
  * it is unresolved. `$ref`s that make one validation visit more than `maxNodes`
  * subschemas for one value (`expand`: fanning out, or looping on the same
- * value), checked last, once they resolve; and each validation follows at most
- * that many `$ref`s per part of the value (`budgeted`). The schema is copied
- * first: the validator annotates what it is given, and the app's `Tool` must
- * stay as the server sent it.
+ * value), checked once they resolve. Then what the validator would get wrong
+ * or could not bound, in the subschemas it applies: a 2020-12 `$dynamicRef`
+ * (the validator ignores it, and would pass what the schema refuses), and a
+ * `pattern` or `patternProperties` key that repeats a group holding an
+ * unbounded quantifier (`nestsQuantifiers`: a regular expression cannot be
+ * stopped once it runs). Each validation then takes at most `maxSteps` steps
+ * (`meter`, `limits.maxValidationSteps`). The schema is copied first: the
+ * validator annotates what it is given, and the app's `Tool` must stay as the
+ * server sent it. Server strings in a reason are cut to 120 characters.
  */
-export function compileOutputSchema(schema: Readonly<Record<string, unknown>>, maxNodes: number): CompiledSchema {
+export function compileOutputSchema(
+  schema: Readonly<Record<string, unknown>>,
+  maxNodes: number,
+  maxSteps = DEFAULT_MAX_VALIDATION_STEPS,
+): CompiledSchema {
   const tooLarge = measure(schema, maxNodes);
   if (tooLarge) return { reason: tooLarge };
   const declared = schema.$schema;
@@ -62,7 +74,7 @@ export function compileOutputSchema(schema: Readonly<Record<string, unknown>>, m
             .replace(/#$/, '')
             .replace(/^http:/, 'https:')
         ];
-  if (!dialect) return { reason: `dialect not supported: ${JSON.stringify(declared)}` };
+  if (!dialect) return { reason: `dialect not supported: ${quoted(declared)}` };
   const meta = metaValidator.validate(schema);
   if (!meta.valid) {
     // The deepest location is the keyword itself; the units above it only say a subschema failed.
@@ -78,17 +90,38 @@ export function compileOutputSchema(schema: Readonly<Record<string, unknown>>, m
     for (const node of Object.values(lookup) as Schema[]) {
       const target = node.__absolute_ref__ ?? node.__absolute_recursive_ref__;
       if (target !== undefined && !(target in lookup)) {
-        return { reason: `unresolved $ref ${JSON.stringify(node.$ref ?? node.$recursiveRef)} (never fetched)` };
+        return { reason: `unresolved $ref ${quoted(node.$ref ?? node.$recursiveRef)} (never fetched)` };
       }
     }
     const expansion = expand(copy, lookup, maxNodes);
     if ('reason' in expansion) return expansion;
+    for (const subschema of expansion.subschemas) {
+      if (dialect === '2020-12' && subschema.$dynamicRef !== undefined) {
+        return { reason: `$dynamicRef ${quoted(subschema.$dynamicRef)} is not supported` };
+      }
+      const patterns = [subschema.pattern, ...Object.keys(subschema.patternProperties ?? {})];
+      const slow = patterns.find((pattern) => typeof pattern === 'string' && nestsQuantifiers(pattern));
+      if (slow !== undefined)
+        return {
+          reason: `pattern ${quoted(slow)} repeats a group holding an unbounded quantifier (it could run for ever)`,
+        };
+    }
+    const start = meter(expansion.subschemas, maxSteps);
     return {
-      validate: (value) => validate(value, copy, dialect, budgeted(lookup, expansion.visits, maxNodes, value)),
+      validate: (value) => {
+        start(value);
+        return validate(value, copy, dialect, lookup);
+      },
     };
   } catch (error) {
     return { reason: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** `value` as JSON, cut to 120 characters: a server's string goes into a warning, and may be of any length. */
+function quoted(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
 /** Why `schema` is too large or too deep to use, walked without recursion; undefined when it is not. */

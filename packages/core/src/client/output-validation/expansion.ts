@@ -1,5 +1,4 @@
 import type { Schema } from '@cfworker/json-schema';
-import { LimitError } from '../../errors/limit-error.js';
 
 /**
  * The keywords through which the validator applies a subschema, and whether
@@ -57,28 +56,31 @@ interface Step {
  * over `$defs` multiply, and a small schema may expand past any bound (24
  * levels of two `$ref`s are 2^24 visits). A `$ref` back to a subschema it is
  * inside (a recursive schema: a tree whose children are trees) counts once: it
- * recurses only as deep as the value it checks (`budgeted` holds it to that).
+ * recurses only as deep as the value it checks (the validation's steps bound it).
  * Unless it loops without descending into the value (`{ "$ref": "#" }`, an
  * `allOf` of itself): that recursion never ends, so the schema is refused too.
  * Past `maxVisits` (`limits.maxSchemaNodes`) the schema is refused; the walk
  * stops there, so it takes at most `maxVisits` steps. Iterative: a chain of
- * `$ref`s nests as deep as the schema is large.
+ * `$ref`s nests as deep as the schema is large. Also returns every object
+ * subschema the validator may apply (`subschemas`), each once.
  */
 export function expand(
   root: Schema,
   lookup: Readonly<Record<string, Schema | boolean>>,
   maxVisits: number,
-): { readonly visits: number } | { readonly reason: string } {
+): { readonly visits: number; readonly subschemas: ReadonlySet<Schema> } | { readonly reason: string } {
   const anchors = Object.values(lookup).filter(
     (schema): schema is Schema => isSchema(schema) && !!schema.$recursiveAnchor,
   );
   /** Visits under a subschema whose `$ref`s loop back only within it: the same wherever it is reached. */
   const settled = new Map<Schema, number>();
   const indexOf = new Map<Schema, number>();
+  const subschemas = new Set<Schema>();
   const path: Step[] = [];
   const tooMany = { reason: `expands to more than ${maxVisits} subschemas through $ref (limits.maxSchemaNodes)` };
   const enter = (schema: Schema, descents: number) => {
     indexOf.set(schema, path.length);
+    subschemas.add(schema);
     path.push({
       schema,
       applied: applied(schema, lookup, anchors),
@@ -122,7 +124,7 @@ export function expand(
     total += visits;
     if (total > maxVisits) return tooMany;
   }
-  return { visits: total };
+  return { visits: total, subschemas };
 }
 
 /** The object subschemas the validator applies from `schema`, each with whether it descends into the value. */
@@ -150,52 +152,4 @@ function applied(
 /** Whether `value` is an object subschema (not true, false, a list or a primitive). */
 function isSchema(value: unknown): value is Schema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * `lookup` counting the `$ref`s one validation follows, failing past `visits`
- * per part of `value` (`parts`) with a `LimitError`. `expand` counts a loop
- * once, as each turn of it descends into the value; but a schema that loops
- * back twice into the same part (`{ "allOf": [{ "items": { "$ref": "#" } },
- * { "items": { "$ref": "#" } }] }`) doubles its work at each level of the
- * value, and 30 nested arrays would take hours. A schema whose loops each reach
- * a different part (a tree, a JSON value) follows at most `visits` `$ref`s per
- * part, so it never meets this bound; one that does is stopped before its work
- * outgrows the value, and the validator's caller turns the error into an
- * `OutputValidationError`.
- */
-export function budgeted<Lookup extends object>(
-  lookup: Lookup,
-  visits: number,
-  maxVisits: number,
-  value: unknown,
-): Lookup {
-  const budget = visits * parts(value);
-  let followed = 0;
-  return new Proxy(lookup, {
-    get(target, key) {
-      if (++followed > budget) {
-        throw new LimitError(
-          'limits.maxSchemaNodes',
-          maxVisits,
-          `the outputSchema's $refs loop back into the same part of the value: more than ${budget} followed (${visits} per part of the value)`,
-        );
-      }
-      return Reflect.get(target, key);
-    },
-  });
-}
-
-/** How many parts `value` has: itself, each item, each member and its name. Iterative: a value may nest deep. */
-function parts(value: unknown): number {
-  let count = 0;
-  const pending = [value];
-  while (pending.length > 0) {
-    const part = pending.pop();
-    count++;
-    if (typeof part !== 'object' || part === null) continue;
-    if (!Array.isArray(part)) count += Object.keys(part).length;
-    for (const child of Object.values(part)) pending.push(child);
-  }
-  return count;
 }

@@ -1,7 +1,7 @@
 import type { ValidationResult } from '@cfworker/json-schema';
 import { OutputValidationError } from '../../errors/output-validation-error.js';
 import type { ToolResult } from '../../protocol/tools.js';
-import { type ClientOptions, DEFAULT_MAX_SCHEMA_NODES } from '../options.js';
+import { type ClientOptions, DEFAULT_MAX_SCHEMA_NODES, DEFAULT_MAX_VALIDATION_STEPS } from '../options.js';
 import { type CompiledSchema, compileOutputSchema } from './compile.js';
 
 /**
@@ -24,9 +24,11 @@ const compiled = new WeakMap<object, CompiledSchema>();
  * describe any JSON value, not only an object). A result with `isError` is the
  * tool's own failure and is not checked. Otherwise `structuredContent` must be
  * there and validate, else `OutputValidationError`, naming the first failing
- * path. A schema that cannot be used (`compileOutputSchema` says why, bounded
- * by `limits.maxSchemaNodes`) is reported once to `onWarning`, and the tool
- * keeps working as if it had listed none: nothing of its results is checked.
+ * path; each error carries the `result`. A schema that cannot be used
+ * (`compileOutputSchema` says why, bounded by `limits.maxSchemaNodes`) is
+ * reported once to `onWarning`, and the tool keeps working as if it had listed
+ * none: nothing of its results is checked. A validation past
+ * `limits.maxValidationSteps` fails with a `LimitError` as cause.
  */
 export function checkOutput(
   tool: string,
@@ -38,7 +40,11 @@ export function checkOutput(
   const where = `tools/call: tool ${JSON.stringify(tool)}`;
   let schemaState = compiled.get(schema);
   if (!schemaState) {
-    schemaState = compileOutputSchema(schema, limits?.maxSchemaNodes ?? DEFAULT_MAX_SCHEMA_NODES);
+    schemaState = compileOutputSchema(
+      schema,
+      limits?.maxSchemaNodes ?? DEFAULT_MAX_SCHEMA_NODES,
+      limits?.maxValidationSteps ?? DEFAULT_MAX_VALIDATION_STEPS,
+    );
     compiled.set(schema, schemaState);
     if ('reason' in schemaState) {
       onWarning?.(`${where}: outputSchema not used, results pass unchecked: ${schemaState.reason}`);
@@ -48,12 +54,24 @@ export function checkOutput(
   const { structuredContent } = result;
   if (structuredContent === undefined) {
     const message = 'structuredContent is missing, though the tool listed an outputSchema';
-    throw new OutputValidationError(tool, '', `${where}: ${message}`, { issues: [{ path: '', message }] });
+    throw new OutputValidationError(tool, '', `${where}: ${message}`, { issues: [{ path: '', message }] }, { result });
   }
   let outcome: ValidationResult;
   try {
     outcome = schemaState.validate(structuredContent);
   } catch (error) {
+    const odd = error instanceof URIError ? loneSurrogateKey(structuredContent) : undefined;
+    if (odd !== undefined) {
+      // The validator cannot name such a member (its JSON Pointer does not encode): it fails here, by its path.
+      const message = 'a member name holds a lone surrogate, which is not Unicode text';
+      throw new OutputValidationError(
+        tool,
+        odd,
+        `${where}: structuredContent does not match its outputSchema at ${odd}: ${message}`,
+        { issues: [{ path: odd, message }], received: structuredContent },
+        { cause: error, result },
+      );
+    }
     // The validator recurses: a value nested deeper than the stack allows cannot be checked, so it is not passed.
     const message = `could not be validated: ${error instanceof Error ? error.message : String(error)}`;
     throw new OutputValidationError(
@@ -64,7 +82,7 @@ export function checkOutput(
         issues: [{ path: '', message }],
         received: structuredContent,
       },
-      { cause: error },
+      { cause: error, result },
     );
   }
   if (outcome.valid) return result;
@@ -76,8 +94,31 @@ export function checkOutput(
     first.path,
     `${where}: structuredContent does not match its outputSchema at ${first.path || '(root)'}: ${first.message}`,
     { issues, received: structuredContent },
+    { result },
   );
 }
+
+/**
+ * The dotted path of the first member of `value` whose name holds a lone
+ * surrogate (`"\ud800"`: JSON may carry it, UTF-8 cannot), or undefined.
+ * Iterative: a value may nest deep.
+ */
+function loneSurrogateKey(value: unknown): string | undefined {
+  const pending: [unknown, string][] = [[value, '']];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [part, path] = next;
+    if (typeof part !== 'object' || part === null) continue;
+    for (const [key, child] of Object.entries(part)) {
+      const at = path === '' ? key : `${path}.${key}`;
+      if (LONE_SURROGATE.test(key)) return at;
+      pending.push([child, at]);
+    }
+  }
+  return undefined;
+}
+
+/** A surrogate code unit not in a pair: with the `u` flag, a pair is one code point and does not match. */
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
 
 /** A validator location (`#/items/0/name`, a URI-encoded JSON Pointer) as a dotted path (`items.0.name`). */
 function dottedPath(location: string): string {
