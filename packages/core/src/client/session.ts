@@ -1,5 +1,6 @@
 import { CapabilityError } from '../errors/capability-error.js';
 import { McpError } from '../errors/mcp-error.js';
+import { OutputValidationError } from '../errors/output-validation-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { RpcError } from '../errors/rpc-error.js';
 import { SessionExpiredError } from '../errors/session-expired-error.js';
@@ -280,7 +281,13 @@ export class Session {
       return call();
     });
     const schema = options?.validateOutput !== false && this.#listed.find((tool) => tool.name === name)?.outputSchema;
-    return schema ? (await outputValidation()).checkOutput(name, schema, result, this.#options) : result;
+    if (!schema) return result;
+    // The tool has run: a validator that fails to load (a chunk download failing) must not lose its result.
+    const validation = await outputValidation().catch((cause: unknown) => {
+      const message = `tools/call: tool ${JSON.stringify(name)}: the output validator did not load, the result is unchecked`;
+      throw new OutputValidationError(name, '', message, { issues: [] }, { cause, result });
+    });
+    return validation.checkOutput(name, schema, result, this.#options);
   }
 
   /** `ping` in the legacy era; `server/discover` in 2026-07-28, which has no ping. */

@@ -11,7 +11,7 @@ const open = useClientGuards();
 const stdioScript = fileURLToPath(new URL('../../../../test-servers/stdio.mjs', import.meta.url));
 
 describe('output validation, loaded on demand', () => {
-  it('a call whose validator cannot load rejects with the load failure, and the next call loads it', async () => {
+  it('a call whose validator cannot load rejects with an OutputValidationError carrying the unchecked result, the load failure its cause, and the next call loads it', async () => {
     const client = new Client(
       new StdioTransport({ command: process.execPath, args: [stdioScript, '--profile', 'structured'] }),
       { eraCache: new Map() },
@@ -26,8 +26,12 @@ describe('output validation, loaded on demand', () => {
     });
     const refused = await client.callTool('sum-report', { structured: { sum: 'three' } }).catch((error) => error);
     vi.doUnmock(path);
+    // The tool ran: its result is not lost, and the app decides what to do with it.
+    expect(refused).toBeInstanceOf(OutputValidationError);
+    expect(refused).toMatchObject({ tool: 'sum-report', path: '', message: expect.stringContaining('did not load') });
+    expect(refused.result?.structuredContent).toEqual({ sum: 'three' });
     // Vitest wraps a failed mocked import: the failure is in the cause chain.
-    expect([refused, refused?.cause]).toContain(failure);
+    expect([refused.cause, refused.cause?.cause]).toContain(failure);
     const again = await client.callTool('sum-report', { structured: { sum: 'three' } }).catch((error) => error);
     expect(again).toBeInstanceOf(OutputValidationError);
     expect((await client.callTool('sum-report', { structured: { sum: 3 } })).structuredContent).toEqual({ sum: 3 });
