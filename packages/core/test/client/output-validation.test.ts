@@ -228,29 +228,6 @@ describe('output schema validation: dialects and $ref, on a scripted server', ()
   // Schemas no reference server lists: the scripted server (test/client/scripted-server.js) lists them as written.
   useScriptedClients();
 
-  /**
-   * A client (with `options`) connected to a scripted 2025-11-25 server that has listed `tools`; `warnings` holds
-   * its onWarning reports.
-   */
-  async function listedFrom(tools: readonly Record<string, unknown>[], options: ClientOptions = {}) {
-    const warnings: string[] = [];
-    const pair = await connected({ ...options, onWarning: (message) => warnings.push(message) });
-    const listing = pair.client.listTools();
-    await pair.server.answer('tools/list', {
-      tools: tools.map((tool) => ({ inputSchema: { type: 'object' }, ...tool })),
-    });
-    await listing;
-    return { ...pair, warnings };
-  }
-
-  /** Calls `name`, the server answering with `structuredContent`: the result, or what the call rejected with. */
-  async function answered({ client, server }: Scripted, name: string, structuredContent: unknown): Promise<unknown> {
-    const calling = client.callTool(name, {});
-    const request = await server.expect('tools/call');
-    await server.reply(request.id, { content: [], structuredContent });
-    return calling.catch((error: unknown) => error);
-  }
-
   /** `{count}` under a `$ref`, capped by a `maximum` beside it: 2020-12 applies the cap, draft-07 ignores it. */
   const capped = (dialect?: string) => ({
     ...(dialect !== undefined && { $schema: dialect }),
@@ -399,24 +376,6 @@ describe('output schema validation: dialects and $ref, on a scripted server', ()
 describe('output schema validation: bounded work (limits.maxValidationSteps), on a scripted server', () => {
   useScriptedClients();
 
-  async function listedFrom(tools: readonly Record<string, unknown>[], options: ClientOptions = {}) {
-    const warnings: string[] = [];
-    const pair = await connected({ ...options, onWarning: (message) => warnings.push(message) });
-    const listing = pair.client.listTools();
-    await pair.server.answer('tools/list', {
-      tools: tools.map((tool) => ({ inputSchema: { type: 'object' }, ...tool })),
-    });
-    await listing;
-    return { ...pair, warnings };
-  }
-
-  async function answered({ client, server }: Scripted, name: string, structuredContent: unknown): Promise<unknown> {
-    const calling = client.callTool(name, {});
-    const request = await server.expect('tools/call');
-    await server.reply(request.id, { content: [], structuredContent });
-    return calling.catch((error: unknown) => error);
-  }
-
   /** Asserts `outcome` is an OutputValidationError whose cause is the LimitError of `limits.maxValidationSteps` at `value`. */
   function pastSteps(outcome: unknown, value: number) {
     expect(outcome).toBeInstanceOf(OutputValidationError);
@@ -514,24 +473,6 @@ describe('output schema validation: bounded work (limits.maxValidationSteps), on
 describe('output schema validation: what the validator would get wrong, on a scripted server', () => {
   useScriptedClients();
 
-  async function listedFrom(tools: readonly Record<string, unknown>[]) {
-    const warnings: string[] = [];
-    const pair = await connected({ onWarning: (message) => warnings.push(message) });
-    const listing = pair.client.listTools();
-    await pair.server.answer('tools/list', {
-      tools: tools.map((tool) => ({ inputSchema: { type: 'object' }, ...tool })),
-    });
-    await listing;
-    return { ...pair, warnings };
-  }
-
-  async function answered({ client, server }: Scripted, name: string, structuredContent: unknown): Promise<unknown> {
-    const calling = client.callTool(name, {});
-    const request = await server.expect('tools/call');
-    await server.reply(request.id, { content: [], structuredContent });
-    return calling.catch((error: unknown) => error);
-  }
-
   it('does not use a 2020-12 schema with $dynamicRef, which the validator would ignore (passing 5 for a string)', async () => {
     const pair = await listedFrom([
       { name: 'dynamic', outputSchema: { $dynamicRef: '#/$defs/text', $defs: { text: { type: 'string' } } } },
@@ -573,6 +514,29 @@ describe('output schema validation: what the validator would get wrong, on a scr
     }
   });
 });
+
+/**
+ * A client (with `options`) connected to a scripted 2025-11-25 server that has listed `tools`; `warnings` holds
+ * its onWarning reports.
+ */
+async function listedFrom(tools: readonly Record<string, unknown>[], options: ClientOptions = {}) {
+  const warnings: string[] = [];
+  const pair = await connected({ ...options, onWarning: (message) => warnings.push(message) });
+  const listing = pair.client.listTools();
+  await pair.server.answer('tools/list', {
+    tools: tools.map((tool) => ({ inputSchema: { type: 'object' }, ...tool })),
+  });
+  await listing;
+  return { ...pair, warnings };
+}
+
+/** Calls `name`, the server answering with `structuredContent`: the result, or what the call rejected with. */
+async function answered({ client, server }: Scripted, name: string, structuredContent: unknown): Promise<unknown> {
+  const calling = client.callTool(name, {});
+  const request = await server.expect('tools/call');
+  await server.reply(request.id, { content: [], structuredContent });
+  return calling.catch((error: unknown) => error);
+}
 
 /** The v2 server wraps structured output that is not an object as `{result}` for 2025 clients, schema and value alike. */
 const wrapsValues = (connection: Connection) => connection.options?.protocolVersion !== undefined;
