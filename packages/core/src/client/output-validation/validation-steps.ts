@@ -15,7 +15,9 @@ import { LimitError } from '../../errors/limit-error.js';
  * `uniqueItems` compares every item with every other within one step: when a
  * subschema has it, each array in the value costs a step per pair compared,
  * charged before the validation starts. Returns what to call before each
- * validation of `value`.
+ * validation of `value`. Not bounded: the work inside one step, which grows
+ * with the object the subschema is applied to (the validator lists its
+ * members each time) and with the patterns it tests each member against.
  */
 export function meter(subschemas: ReadonlySet<Schema>, maxSteps: number): (value: unknown) => void {
   let steps = 0;
