@@ -6,6 +6,7 @@ import { UrlElicitationRequiredError } from '../../errors/url-elicitation-requir
 import { urlParamsEntries } from '../../protocol/elicitation.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { protocolIssues } from '../protocol-issues.js';
+import type { DispatchPool } from './dispatch-pool.js';
 import { inSlot, type Round, stoppedBy } from './input-requests.js';
 
 /**
@@ -31,7 +32,8 @@ const UrlElicitationRequiredDataSchema = v.looseObject({
  * asked, a `LimitError` past it), one not accepted, a handler that threw (its error the `cause`), or a retry
  * refused with -32042 again — never a second round, so a server cannot loop
  * the user. The handlers run in the client's handler slots under the call's
- * own bounds (its signal, timeout and cap), which the retry shares too.
+ * own bounds (its signal, timeout and cap), which the retry shares too. Calls
+ * under way refused for the same `elicitationId` ask the user once.
  */
 export async function afterUrlElicitations<T>(
   refusal: RpcError,
@@ -98,7 +100,7 @@ async function consentToAll(
   for (const elicitation of required.elicitations) {
     let result: Record<string, unknown>;
     try {
-      result = await inSlot(round.pool, () => round.answer('elicitation/create', elicitation, signal), stopped);
+      result = await consentTo(elicitation, round, signal, stopped);
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       return { cause: error };
@@ -106,4 +108,50 @@ async function consentToAll(
     if (result.action !== 'accept') return undefined;
   }
   return true;
+}
+
+/** A consent being asked: its outcome, and the signal of the call asking (whose end ends the question). */
+interface Asking {
+  readonly answer: Promise<Record<string, unknown>>;
+  readonly signal: AbortSignal;
+}
+
+/** The consents being asked in each client (keyed by its handler slots), by `elicitationId`. */
+const asking = new WeakMap<DispatchPool, Map<string, Asking>>();
+
+/**
+ * The user's answer to one elicitation. Calls under way refused for the same
+ * `elicitationId` share one question: the user completes a flow once, and each
+ * call waits (under its own bounds) for that answer. Should the asking call end
+ * first, its question ends with it, and a call still waiting asks anew.
+ */
+async function consentTo(
+  elicitation: UrlElicitationRequiredError['elicitations'][number],
+  round: Round,
+  signal: AbortSignal,
+  stopped: Promise<never>,
+): Promise<Record<string, unknown>> {
+  const ask = () => inSlot(round.pool, () => round.answer('elicitation/create', elicitation, signal), stopped);
+  const id = elicitation.elicitationId;
+  if (id === undefined) return ask(); // never so: -32042's data was checked to carry one
+  const questions = asking.get(round.pool) ?? new Map<string, Asking>();
+  asking.set(round.pool, questions);
+  const shared = questions.get(id);
+  if (shared) {
+    try {
+      return await Promise.race([shared.answer, stopped]);
+    } catch (error) {
+      if (signal.aborted || !shared.signal.aborted) throw error;
+      if (questions.get(id) === shared) questions.delete(id);
+      return consentTo(elicitation, round, signal, stopped);
+    }
+  }
+  const answer = ask();
+  const mine: Asking = { answer, signal };
+  questions.set(id, mine);
+  try {
+    return await answer;
+  } finally {
+    if (questions.get(id) === mine) questions.delete(id);
+  }
 }
