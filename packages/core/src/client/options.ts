@@ -115,7 +115,8 @@ export interface ClientLimits {
   /**
    * Steps one validation of a tool's `structuredContent` against its
    * `outputSchema` may take (default 500000): a step is one subschema applied
-   * to one part of the value, or one pair of items `uniqueItems` compares. Past
+   * to one part of the value, one member of an object listed by a subschema
+   * applied to it, or one pair of items `uniqueItems` compares. Past
    * it the call rejects with `OutputValidationError`, a `LimitError` its cause
    * (the tool ran: `error.result` holds its unchecked result). The validator is
    * synchronous, so no schema and value may hold the program for long; an

@@ -409,6 +409,22 @@ describe('output schema validation: bounded work (limits.maxValidationSteps), on
     expect(await answered(raised, 'wide', items)).toMatchObject({ structuredContent: items });
   });
 
+  it('counts each member of an object each time a subschema lists them: an allOf of 2000 subschemas over an object of 1000 members is stopped, over one of 10 it passes', async () => {
+    const schema = { type: 'object', allOf: Array.from({ length: 2000 }, () => ({ minProperties: 0 })) };
+    const members = (count: number) =>
+      Object.fromEntries(Array.from({ length: count }, (_, index) => [`m${index}`, index]));
+    const pair = await listedFrom([
+      { name: 'wide-object', outputSchema: schema },
+      { name: 'proto', outputSchema: { type: 'object', required: ['__proto__'] } },
+    ]);
+    expect(await answered(pair, 'wide-object', members(10))).toMatchObject({ structuredContent: members(10) });
+    pastSteps(await answered(pair, 'wide-object', members(1000)), 500_000);
+    // In the copy the validator is given, a member named __proto__ is a member like any other.
+    const proto = JSON.parse('{"__proto__": {"x": 1}, "a": 2}');
+    expect(await answered(pair, 'proto', proto)).toMatchObject({ structuredContent: proto });
+    expect(await answered(pair, 'proto', { a: 2 })).toBeInstanceOf(OutputValidationError);
+  });
+
   it('stops a 2019-09 $recursiveRef that loops back twice into the same part, which follows no $ref the compile step counts', async () => {
     const schema = {
       $schema: 'https://json-schema.org/draft/2019-09/schema',

@@ -108,10 +108,7 @@ export function compileOutputSchema(
     }
     const start = meter(expansion.subschemas, maxSteps);
     return {
-      validate: (value) => {
-        start(value);
-        return validate(value, copy, dialect, lookup);
-      },
+      validate: (value) => validate(start(value), copy, dialect, lookup),
     };
   } catch (error) {
     return { reason: error instanceof Error ? error.message : String(error) };
