@@ -54,6 +54,7 @@ export type {
   ResourceContent,
 } from './client/results/catalogue.js';
 export type { SessionSnapshot } from './client/session-snapshot.js';
+export type { TaskStartOptions, Tasks } from './client/tasks/task-api.js';
 export { AuthError, type AuthErrorCode } from './errors/auth-error.js';
 export {
   CapabilityError,
@@ -97,6 +98,7 @@ export type {
   SamplingContent,
   SamplingMessage,
 } from './protocol/sampling.js';
+export type { TaskReference, TaskStatus } from './protocol/tasks.js';
 export type { Tool, ToolResult } from './protocol/tools.js';
 export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './protocol/versions.js';
 export type { AuthProvider, AuthRequest } from './transport/auth-provider.js';

@@ -16,9 +16,17 @@ export function clientCapabilities(options: ClientOptions): ClientCapabilities {
   };
 }
 
-/** 2026-07-28 has no `roots/list_changed`: roots are declared as `{}` there (§1.2). */
+/**
+ * 2026-07-28 has no `roots/list_changed`: roots are declared as `{}` there
+ * (§1.2). Every request may be answered with a task: the Tasks extension
+ * (SEP-2663, `TASKS_EXTENSION`) is declared too, as it must be, per request.
+ */
 export function modernCapabilities(capabilities: ClientCapabilities): ClientCapabilities {
-  return capabilities.roots ? { ...capabilities, roots: {} } : capabilities;
+  return {
+    ...capabilities,
+    ...(capabilities.roots && { roots: {} }),
+    extensions: { ...capabilities.extensions, 'io.modelcontextprotocol/tasks': {} },
+  };
 }
 
 /** Server capabilities a method needs, as a dotted path. */

@@ -13,6 +13,7 @@ import type { Completion, PromptResult, ReadResourceResult } from './results/cat
 import { parseObject } from './results/decode.js';
 import { Session } from './session.js';
 import type { SessionSnapshot } from './session-snapshot.js';
+import type { Tasks } from './tasks/task-api.js';
 
 /**
  * One handle on one MCP server, whatever revision it speaks: `connect()` finds
@@ -29,6 +30,19 @@ import type { SessionSnapshot } from './session-snapshot.js';
  */
 export class Client implements AsyncDisposable {
   readonly #session: Session;
+
+  /**
+   * The tasks the server runs for this client, for work that outlives a call
+   * or a process: `start` one, `get` its state, wait for its `result`,
+   * `cancel` it, `list` them (2025-11-25). `callTool` follows a task itself.
+   * The tasks module loads at first use.
+   */
+  readonly tasks: Tasks = new Proxy({} as Tasks, {
+    get:
+      (_, method: string) =>
+      async (...args: unknown[]) =>
+        ((await this.#session.tasks()) as unknown as Record<string, (...args: unknown[]) => unknown>)[method]!(...args),
+  });
 
   constructor(transport: Transport, options: ClientOptions = {}) {
     this.#session = new Session(transport, options);

@@ -23,9 +23,11 @@ import { encodeHeaderValue } from './header-values.js';
 import { resultParser } from './results/decode.js';
 import type { RequestOptions, RpcChannel } from './rpc-channel.js';
 
-/** Methods whose result may be `input_required` (2026-07-28 §MRTR). */
-const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
-/** Methods whose `Mcp-Name` header carries a param (2026-07-28 Streamable HTTP). */
+/**
+ * Methods whose `Mcp-Name` header carries a param (2026-07-28 Streamable HTTP):
+ * the same three whose result may be `input_required` (§MRTR), so it answers
+ * that too.
+ */
 const NAME_PARAM: Readonly<Record<string, string>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
@@ -167,12 +169,14 @@ function stepOf<T>(method: string, raw: unknown, parse: (raw: unknown) => T): St
   // A JSON object: the channel parses only a response's `result`.
   const type = resultTypeOf(raw as { resultType?: string });
   if (type === 'complete') return { done: true, value: parse(raw) };
-  if (type !== 'input_required') throw new ProtocolError(`${method}: unknown resultType ${JSON.stringify(type)}`);
-  if (!MRTR_METHODS.has(method))
-    throw new ProtocolError(
-      `${method}: the server answered input_required, which only tools/call, prompts/get and resources/read may`,
-    );
-  return { done: false, raw };
+  // `input_required` only where MRTR applies; `task` (the Tasks extension every request declares) only on
+  // tools/call, handed on raw: the tasks module reads it and follows it (Session.callTool). Any other is
+  // unknown to this method.
+  const task = type === 'task';
+  if (task ? method !== 'tools/call' : type !== 'input_required' || !(method in NAME_PARAM)) {
+    throw new ProtocolError(`${method}: unknown resultType ${JSON.stringify(type)}`);
+  }
+  return task ? { done: true, value: raw as T } : { done: false, raw };
 }
 
 function sharedModernVersion(error: unknown, pinned: string | undefined): string | undefined {

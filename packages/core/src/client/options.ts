@@ -4,6 +4,7 @@ import type { Implementation } from '../protocol/implementation.js';
 import type { LoggingLevel } from '../protocol/logging.js';
 import type { Root } from '../protocol/roots.js';
 import type { CreateMessageRequestParams, CreateMessageResult } from '../protocol/sampling.js';
+import type { TaskReference } from '../protocol/tasks.js';
 import type { SessionSnapshot } from './session-snapshot.js';
 
 /** What a handler of a server request is given besides the request itself. */
@@ -233,6 +234,18 @@ export interface CallOptions {
    * Per call only: an app's other calls keep the check.
    */
   readonly validateOutput?: boolean;
+  /**
+   * `callTool` only: call a tool a 2025-11-25 server lists with
+   * `execution.taskSupport: "optional"` as a task (one it lists as `"required"`
+   * always is). A 2026-07-28 server decides itself.
+   */
+  readonly task?: boolean;
+  /**
+   * `callTool` only: each new status of the task the server ran the call as
+   * (both revisions). Its `statusMessage` also goes to `onProgress`. Aborting
+   * the call, or a bound passing, cancels the task (`tasks/cancel`).
+   */
+  readonly onTaskStatus?: (task: TaskReference) => void;
 }
 
 /** Who the client says it is when `clientInfo` is not given. */

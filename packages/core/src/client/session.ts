@@ -16,7 +16,6 @@ import type { Answering } from './answering/index.js';
 import type { ListenFilter, Subscription } from './answering/subscription.js';
 import { type CapabilityPath, clientCapabilities, hasCapability, modernCapabilities } from './capabilities.js';
 import type * as Catalogue from './catalogue/index.js';
-import type { ResultCache } from './catalogue/result-cache.js';
 import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
 import { chooseEra, sharedEraCache } from './era-detection.js';
 import { legacyEra } from './legacy-era.js';
@@ -35,9 +34,11 @@ import {
   type EraKind,
 } from './options.js';
 import { collectPages, type Page } from './pagination.js';
+import { ResultCache } from './result-cache.js';
 import { parseAny, parseCallTool, parseEmpty, parseTools } from './results/decode.js';
 import { RpcChannel } from './rpc-channel.js';
 import type { SessionSnapshot } from './session-snapshot.js';
+import type { TaskClient } from './tasks/index.js';
 import { ToolRegistry } from './tool-registry.js';
 
 /**
@@ -45,11 +46,13 @@ import { ToolRegistry } from './tool-registry.js';
  * it, so a bundler splits it off: answering the server (handlers, input rounds,
  * `listen()`); the catalogue (resources, prompts, completion, the TTL cache, the
  * `x-mcp-header` rules); output validation (the first call of a tool that
- * listed an `outputSchema`).
+ * listed an `outputSchema`); tasks (a `tools/call` answered with a task, a
+ * 2025-11-25 server that declared `tasks`, `client.tasks`).
  */
 const answering = lazy(() => import('./answering/index.js'));
 const catalogue = lazy(() => import('./catalogue/index.js'));
 const outputValidation = lazy(() => import('./output-validation/index.js'));
+const tasks = lazy(() => import('./tasks/index.js'));
 
 /** Methods whose results carry cache hints (2026-07-28 §Caching). */
 const CACHEABLE = new Set([
@@ -227,7 +230,6 @@ export class Session {
     });
     // Results of input rounds are never cached (2026-07-28 §Caching).
     if (!retried && hasTtl(raw)) {
-      const { ResultCache } = await catalogue();
       this.#cache ??= new ResultCache(this.#options.limits?.maxCacheEntries ?? DEFAULT_MAX_CACHE_ENTRIES);
       this.#cache.set(key, value, raw, await credential());
     }
@@ -270,11 +272,19 @@ export class Session {
   /**
    * Calls a tool. When a 2026-07-28 server says our `Mcp-Param-*` headers
    * disagree with its schema (`HeaderMismatch`), the tools are listed again
-   * (uncached) and the call sent once more. The result of a tool listed with an
-   * `outputSchema` is checked against it (`CallOptions.validateOutput`).
+   * (uncached) and the call sent once more. A task — the server's answer in
+   * 2026-07-28, or asked of a 2025-11-25 server that declared `tasks` — goes to
+   * the tasks module, which follows it to its result. The result of a tool
+   * listed with an `outputSchema` is checked against it (`CallOptions.validateOutput`).
    */
   async callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<ToolResult> {
-    const call = () => this.request('tools/call', 'tools', { name, arguments: args }, parseCallTool, options);
+    const call = async (): Promise<ToolResult> => {
+      // A 2025-11-25 server that declared tasks: the tasks module decides, from the tool's taskSupport.
+      const result = (this.#server?.capabilities.tasks ||
+        (await this.request('tools/call', 'tools', { name, arguments: args }, parseCallTool, options))) as ToolResult;
+      // No `content`: a task (2026-07-28 `resultType: "task"`, passed on raw by the era), or a declared one's call.
+      return result.content ? result : (await this.tasks()).callTool(name, args, options, result);
+    };
     const result = await call().catch(async (error: unknown) => {
       if (!(error instanceof RpcError) || error.code !== ErrorCode.HeaderMismatch) throw error;
       await this.listTools({ ...options, cache: false });
@@ -288,6 +298,11 @@ export class Session {
       throw new OutputValidationError(name, '', message, { issues: [] }, { cause, result });
     });
     return validation.checkOutput(name, schema, result, this.#options);
+  }
+
+  /** This session's tasks (`client.tasks`), the module loaded at first use. */
+  async tasks(): Promise<TaskClient> {
+    return new (await tasks()).TaskClient(this, this.#options, () => this.#answer(), this.#listed);
   }
 
   /** `ping` in the legacy era; `server/discover` in 2026-07-28, which has no ping. */

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { JsonObjectSchema } from './json.js';
 import { JsonRpcErrorObjectSchema } from './jsonrpc.js';
-import { InputRequestsSchema, inputResponseEntries } from './mrtr.js';
+import { InputRequestsSchema, InputResponsesSchema } from './mrtr.js';
 import { paginatedEntries, resultEntries } from './result.js';
 
 /** The extension identifier of 2026-07-28 Tasks (SEP-2663), declared under `extensions`. */
@@ -10,6 +10,16 @@ export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** Task lifecycle states; `completed`, `failed` and `cancelled` are terminal. */
 export const TaskStatusSchema = v.picklist(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 export type TaskStatus = v.InferOutput<typeof TaskStatusSchema>;
+
+/**
+ * A TTL in ms, `null` for no limit. A `custom` check rather than
+ * `nullable(number())`: valibot is one module, so a schema function only the
+ * on-demand tasks module used would still load with every program.
+ */
+const TtlSchema = v.custom<number | null>(
+  (value) => value === null || typeof value === 'number',
+  'Invalid type: Expected number or null',
+);
 
 const taskStateEntries = {
   taskId: v.string(),
@@ -22,7 +32,7 @@ const taskStateEntries = {
 /** 2025-11-25 (experimental) task state. `ttl` is ms to keep results, `null` = unlimited. */
 const taskEntries = {
   ...taskStateEntries,
-  ttl: v.nullable(v.number()),
+  ttl: TtlSchema,
   pollInterval: v.optional(v.number()),
 };
 export const TaskSchema = v.looseObject({ ...taskEntries });
@@ -48,9 +58,10 @@ export type ListTasksResult = v.InferOutput<typeof ListTasksResultSchema>;
 export const TaskIdParamsSchema = v.looseObject({ taskId: v.string(), _meta: v.optional(JsonObjectSchema) });
 export type TaskIdParams = v.InferOutput<typeof TaskIdParamsSchema>;
 
-const extensionTaskEntries = {
+/** The fields of a 2026-07-28 task (building block: spread into fresh literals only, see `resultEntries`). */
+export const extensionTaskEntries = {
   ...taskStateEntries,
-  ttlMs: v.nullable(v.number()),
+  ttlMs: TtlSchema,
   pollIntervalMs: v.optional(v.number()),
 };
 
@@ -79,7 +90,31 @@ export type DetailedTask = v.InferOutput<typeof DetailedTaskSchema>;
 /** 2026-07-28 Tasks extension `tasks/update` params: answers to a task's `inputRequests`. */
 export const UpdateTaskRequestParamsSchema = v.looseObject({
   taskId: v.string(),
-  inputResponses: inputResponseEntries.inputResponses,
+  inputResponses: InputResponsesSchema,
   _meta: v.optional(JsonObjectSchema),
 });
 export type UpdateTaskRequestParams = v.InferOutput<typeof UpdateTaskRequestParamsSchema>;
+
+/**
+ * A task as the client reports it, whatever revision the server speaks: plain
+ * and serialisable, so an app can store `taskId` (a Worker in a Durable
+ * Object, say) and collect the result from a later process with
+ * `client.tasks.result(taskId)`. Times are in ms in both revisions.
+ */
+export interface TaskReference {
+  readonly taskId: string;
+  /** `working`, `input_required`, or a terminal `completed`, `failed`, `cancelled`. */
+  readonly status: TaskStatus;
+  readonly statusMessage?: string;
+  readonly createdAt: string;
+  readonly lastUpdatedAt: string;
+  /** How long the server keeps the task from its creation, in ms; `null` means no limit. */
+  readonly ttl?: number | null;
+  /** How often the server suggests polling, in ms. */
+  readonly pollInterval?: number;
+}
+
+/** Whether a task has ended: `completed`, `failed` or `cancelled` (both revisions). */
+export function isTerminalStatus(status: TaskStatus): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}

@@ -9,7 +9,7 @@ import {
 } from '../options.js';
 import type { CallBounds, RpcChannel } from '../rpc-channel.js';
 import { DispatchPool } from './dispatch-pool.js';
-import { answerRounds, type CallRounds, type RoundBounds } from './input-requests.js';
+import { answerInputRequests, answerRounds, type CallRounds, type RoundBounds } from './input-requests.js';
 import { Listeners } from './listeners.js';
 import { ServerRequests } from './server-requests.js';
 import { afterUrlElicitations } from './url-elicitations.js';
@@ -96,6 +96,27 @@ export class Answering {
       run: <R>(work: (signal: AbortSignal) => Promise<R>) => this.#channel.run(method, options, work, what),
     };
     return afterUrlElicitations(refusal, round, this.#requests.elicitsUrls, retry);
+  }
+
+  /**
+   * Answers a 2026-07-28 task's input requests (`tasks/get`) with the handlers
+   * and slots of an input round, under the call's bounds (`options`).
+   */
+  answerInputs(
+    method: string,
+    inputRequests: Readonly<Record<string, { readonly method: string; readonly params?: unknown }>>,
+    options: CallBounds,
+  ): Promise<Record<string, unknown>> {
+    const what = `${method} (answering the task's input requests)`;
+    return answerInputRequests(method, inputRequests, {
+      ...this.#rounds,
+      run: (work) => this.#channel.run(method, options, work, what),
+    });
+  }
+
+  /** Runs a call's wait off the wire (a task's polls) under its bounds (`RpcChannel.run`). */
+  run<T>(method: string, options: CallBounds, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    return this.#channel.run(method, options, work);
   }
 
   /** Waits for running handlers to end, no longer than `graceMs` (close). */

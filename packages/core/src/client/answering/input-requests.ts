@@ -128,7 +128,7 @@ export async function retryParams(
  * answer (sampling or roots we never declared, an unknown method) fails the
  * call: the protocol has no error slot in `inputResponses`.
  */
-function answerInputRequests(
+export function answerInputRequests(
   method: string,
   inputRequests: Readonly<Record<string, { readonly method: string; readonly params?: unknown }>>,
   round: Round,

@@ -1,9 +1,9 @@
 /**
  * What the server offers beyond calling a tool, a module the Session loads the
  * first time one of its parts is needed: resources, prompts and completion (the
- * bodies of the Client's methods and their decoders), the TTL cache of listings
- * (2026-07-28 §Caching) and the tools' `x-mcp-header` rules. A program that only
- * lists and calls tools on a server sending neither hint never downloads it.
+ * bodies of the Client's methods and their decoders) and the tools' `x-mcp-header`
+ * rules. A program that only lists and calls tools without header annotations
+ * never downloads it. (The TTL cache of listings is the Session's, in the entry.)
  */
 import { ResourceNotFoundError } from '../../errors/resource-not-found-error.js';
 import { RpcError } from '../../errors/rpc-error.js';
@@ -27,8 +27,7 @@ import {
   type ReadResourceResult,
 } from '../results/catalogue.js';
 
-// The TTL cache and the x-mcp-header rules, which the Session and its tool registry use.
-export { ResultCache } from './result-cache.js';
+// The x-mcp-header rules, which the Session's tool registry uses.
 export { headerAnnotations, paramHeaders } from './x-mcp-header.js';
 
 /** What the catalogue asks of the Session: its one request path (gated, cached, renewed) and what the server is. */

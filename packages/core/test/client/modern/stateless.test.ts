@@ -93,7 +93,12 @@ describe('a 2026-07-28 server is used statelessly', () => {
       client: { roots: () => [{ uri: 'file:///workspace' }] },
     });
     await client.callTool('echo', { text: 'x' });
-    for (const call of calls) expect(metaOf(call.message)[CLIENT_CAPABILITIES_KEY]).toEqual({ roots: {} });
+    for (const call of calls) {
+      expect(metaOf(call.message)[CLIENT_CAPABILITIES_KEY]).toEqual({
+        roots: {},
+        extensions: { 'io.modelcontextprotocol/tasks': {} },
+      });
+    }
   });
 
   it('encodes Mcp-Name and Mcp-Param values plain when visible ASCII, else as the base64 sentinel', () => {
