@@ -26,20 +26,13 @@ import {
   parseTemplates,
   type ReadResourceResult,
 } from '../results/catalogue.js';
+import type { SessionRequests } from '../session-requests.js';
 
 // The x-mcp-header rules, which the Session's tool registry uses.
 export { headerAnnotations, paramHeaders } from './x-mcp-header.js';
 
-/** What the catalogue asks of the Session: its one request path (gated, cached, renewed) and what the server is. */
-export interface CatalogueHost {
-  readonly server: ServerIdentity | undefined;
-  request<T>(
-    method: string,
-    capability: CapabilityPath | undefined,
-    params: Record<string, unknown> | undefined,
-    parse: (raw: unknown) => T,
-    options?: CallOptions,
-  ): Promise<T>;
+/** What the catalogue asks of the Session: its request path, what the server is, and paginated lists. */
+export interface CatalogueHost extends SessionRequests {
   list<T>(
     method: string,
     capability: CapabilityPath,

@@ -1,8 +1,7 @@
 import type { TaskReference } from '../../protocol/tasks.js';
 import type { Tool, ToolResult } from '../../protocol/tools.js';
-import type { CapabilityPath } from '../capabilities.js';
-import type { ServerIdentity } from '../era.js';
 import type { CallOptions, EraKind } from '../options.js';
+import type { SessionRequests } from '../session-requests.js';
 
 /** One answer to a poll: the task, and what its status carries in 2026-07-28 (input requests, the outcome). */
 export interface Polled {
@@ -51,15 +50,7 @@ export interface TaskWire {
  * not import the Session that loads it): its one request path, what it knows
  * of the server, and how to list the tools.
  */
-export interface TaskSession {
-  request<T>(
-    method: string,
-    capability: CapabilityPath | undefined,
-    params: Record<string, unknown> | undefined,
-    parse: (raw: unknown) => T,
-    options?: CallOptions,
-  ): Promise<T>;
+export interface TaskSession extends SessionRequests {
   readonly era: EraKind;
-  readonly server: ServerIdentity | undefined;
   listTools(options?: CallOptions): Promise<Tool[]>;
 }

@@ -1,0 +1,19 @@
+import type { CapabilityPath } from './capabilities.js';
+import type { ServerIdentity } from './era.js';
+import type { CallOptions } from './options.js';
+
+/**
+ * What an on-demand module (the catalogue, tasks) asks of the Session that loads
+ * it, structurally, so it never imports the Session: its one request path (gated
+ * by `capability`, cached, through the era, renewed once) and what the server is.
+ */
+export interface SessionRequests {
+  readonly server: ServerIdentity | undefined;
+  request<T>(
+    method: string,
+    capability: CapabilityPath | undefined,
+    params: Record<string, unknown> | undefined,
+    parse: (raw: unknown) => T,
+    options?: CallOptions,
+  ): Promise<T>;
+}
