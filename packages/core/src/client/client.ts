@@ -35,14 +35,14 @@ export class Client implements AsyncDisposable {
    * The tasks the server runs for this client, for work that outlives a call
    * or a process: `start` one, `get` its state, wait for its `result`,
    * `cancel` it, `list` them (2025-11-25). `callTool` follows a task itself.
-   * The tasks module loads at first use.
+   * The tasks module loads at first use: each method here loads it, then calls its own.
    */
-  readonly tasks: Tasks = new Proxy({} as Tasks, {
-    get:
-      (_, method: string) =>
-      async (...args: unknown[]) =>
-        ((await this.#session.tasks()) as unknown as Record<string, (...args: unknown[]) => unknown>)[method]!(...args),
-  });
+  readonly tasks: Tasks = Object.fromEntries(
+    (['start', 'get', 'result', 'cancel', 'list'] as const).map((method) => [
+      method,
+      async (...args: never[]) => ((await this.#session.tasks()) as Tasks)[method](...(args as [never])),
+    ]),
+  ) as unknown as Tasks;
 
   constructor(transport: Transport, options: ClientOptions = {}) {
     this.#session = new Session(transport, options);
