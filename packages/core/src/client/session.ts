@@ -4,6 +4,7 @@ import { OutputValidationError } from '../errors/output-validation-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { RpcError } from '../errors/rpc-error.js';
 import { SessionExpiredError } from '../errors/session-expired-error.js';
+import { freshnessMs } from '../protocol/cache.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import type { LoggingLevel } from '../protocol/logging.js';
@@ -62,12 +63,6 @@ const CACHEABLE = new Set([
   'resources/templates/list',
   'resources/read',
 ]);
-
-/** Whether a result asks to be kept: a positive `ttlMs` (absent or not positive means 0, §Caching). */
-function hasTtl(raw: unknown): boolean {
-  const ttl = typeof raw === 'object' && raw !== null ? (raw as { ttlMs?: unknown }).ttlMs : undefined;
-  return typeof ttl === 'number' && ttl > 0;
-}
 
 /**
  * The Client's session with its server, built from the transport and the
@@ -229,7 +224,7 @@ export class Session {
       },
     });
     // Results of input rounds are never cached (2026-07-28 §Caching).
-    if (!retried && hasTtl(raw)) {
+    if (!retried && freshnessMs(raw as { ttlMs?: number }) > 0) {
       this.#cache ??= new ResultCache(this.#options.limits?.maxCacheEntries ?? DEFAULT_MAX_CACHE_ENTRIES);
       this.#cache.set(key, value, raw, await credential());
     }
