@@ -1,41 +1,22 @@
-import { fileURLToPath } from 'node:url';
 import { StdioTransport } from '@mcp/node-stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error test-servers/ is plain JS without declarations
 import { EVERYTHING_STDIO_ARGS, startEverythingHttp } from '../../../../../test-servers/tasks/everything.mjs';
 import {
   CapabilityError,
-  Client,
   type ClientOptions,
   McpError,
   RpcError,
   StreamableHttpTransport,
   type TaskReference,
 } from '../../../src/index.js';
-import { useClientGuards, useHttpServers } from '../../transport/http/harness.js';
+import { type Transport, useTaskServers } from './task-peers.js';
 
 // The client side of 2025-11-25 core tasks (experimental), the client as requestor: our v1-SDK task server
 // (test-servers/tasks/v1-task-server.mjs, stdio and /tasks-2025 on the modes server) and server-everything's
 // simulate-research-query (plain and ambiguous: true), each over stdio and Streamable HTTP.
 
-const servers = useHttpServers();
-const open = useClientGuards();
-const taskEntry = fileURLToPath(new URL('../../../../../test-servers/tasks/stdio.mjs', import.meta.url));
-
-type Transport = ConstructorParameters<typeof Client>[0];
-
-const connectWith = async (transport: Transport, options: ClientOptions = {}) => {
-  const client = new Client(transport, { eraCache: new Map(), ...options });
-  open.push(client);
-  await client.connect();
-  expect(client.era).toBe('legacy');
-  return client;
-};
-
-const transports: [string, () => Transport][] = [
-  ['stdio', () => new StdioTransport({ command: process.execPath, args: [taskEntry], closeTimeout: 500 })],
-  ['Streamable HTTP', () => new StreamableHttpTransport(`${servers.modes}/tasks-2025`)],
-];
+const { servers, transports, connect: connectWith } = useTaskServers('2025-11-25');
 
 describe.each(transports)('2025-11-25 tasks (v1 SDK task server) over %s', (_name, transport) => {
   const connect = (options?: ClientOptions) => connectWith(transport(), options);

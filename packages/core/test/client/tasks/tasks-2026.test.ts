@@ -1,5 +1,3 @@
-import { fileURLToPath } from 'node:url';
-import { StdioTransport } from '@mcp/node-stdio';
 import { describe, expect, it } from 'vitest';
 import {
   Client,
@@ -10,39 +8,17 @@ import {
   StreamableHttpTransport,
   type TaskReference,
 } from '../../../src/index.js';
-import { useClientGuards, useHttpServers } from '../../transport/http/harness.js';
+import { useTaskServers } from './task-peers.js';
 
 // The client side of the 2026-07-28 Tasks extension (io.modelcontextprotocol/tasks, SEP-2663) against
 // test-servers/tasks/modern-task-server.mjs, over stdio and Streamable HTTP (/tasks-2026 on the modes server).
 
-const servers = useHttpServers();
-const open = useClientGuards();
-const taskEntry = fileURLToPath(new URL('../../../../../test-servers/tasks/stdio.mjs', import.meta.url));
-
-type Transport = ConstructorParameters<typeof Client>[0];
-const transports: [string, () => Transport][] = [
-  [
-    'stdio',
-    () =>
-      new StdioTransport({
-        command: process.execPath,
-        args: [taskEntry, '--revision', '2026-07-28'],
-        closeTimeout: 500,
-      }),
-  ],
-  ['Streamable HTTP', () => new StreamableHttpTransport(`${servers.modes}/tasks-2026?run=${crypto.randomUUID()}`)],
-];
+const { servers, open, transports, connect: connectTo } = useTaskServers('2026-07-28');
 
 const answer = (text: string) => ({ action: 'accept' as const, content: { answer: text } });
 
 describe.each(transports)('2026-07-28 tasks over %s', (_name, transport) => {
-  const connect = async (options: ClientOptions = {}) => {
-    const client = new Client(transport(), { eraCache: new Map(), ...options });
-    open.push(client);
-    await client.connect();
-    expect(client.era).toBe('modern');
-    return client;
-  };
+  const connect = (options?: ClientOptions) => connectTo(transport(), options);
 
   it('callTool follows a task to its result, reporting each status through onTaskStatus and onProgress', async () => {
     const client = await connect();

@@ -1,0 +1,49 @@
+import { fileURLToPath } from 'node:url';
+import { StdioTransport } from '@mcp/node-stdio';
+import { expect } from 'vitest';
+import { Client, type ClientOptions, StreamableHttpTransport } from '../../../src/index.js';
+import { useClientGuards, useHttpServers } from '../../transport/http/harness.js';
+
+/** A transport the Client takes. */
+export type Transport = ConstructorParameters<typeof Client>[0];
+
+const taskEntry = fileURLToPath(new URL('../../../../../test-servers/tasks/stdio.mjs', import.meta.url));
+
+/**
+ * The task test servers of one revision (test-servers/tasks) and how to reach
+ * them: over stdio (a child per client) and Streamable HTTP (`/tasks-2025` or
+ * `/tasks-2026` on the modes server), plus `connect(transport, options)`, which
+ * gives each client its own era cache, closes it after the test, and checks the
+ * era the revision speaks. Call at the top of a test file.
+ */
+export function useTaskServers(revision: '2025-11-25' | '2026-07-28') {
+  const servers = useHttpServers();
+  const open = useClientGuards();
+  const modern = revision === '2026-07-28';
+  const transports: [string, () => Transport][] = [
+    [
+      'stdio',
+      () =>
+        new StdioTransport({
+          command: process.execPath,
+          args: modern ? [taskEntry, '--revision', revision] : [taskEntry],
+          closeTimeout: 500,
+        }),
+    ],
+    [
+      'Streamable HTTP',
+      () =>
+        new StreamableHttpTransport(
+          modern ? `${servers.modes}/tasks-2026?run=${crypto.randomUUID()}` : `${servers.modes}/tasks-2025`,
+        ),
+    ],
+  ];
+  const connect = async (transport: Transport, options: ClientOptions = {}) => {
+    const client = new Client(transport, { eraCache: new Map(), ...options });
+    open.push(client);
+    await client.connect();
+    expect(client.era).toBe(modern ? 'modern' : 'legacy');
+    return client;
+  };
+  return { servers, open, transports, connect };
+}
