@@ -5,6 +5,13 @@ import { startHttpServers } from '../../test-servers/http/serve.mjs';
 import { assert } from '../assert.js';
 import { type ServerUrls, scenarios } from '../scenarios.js';
 
+/**
+ * The Node major the runner asked for: scripts/test/steps.mjs runs this file again on the
+ * Node 22 and 24 binaries of runtimes/node/package.json and names the major it expects, so
+ * a runner that fell back to another Node fails instead of passing on the wrong one.
+ */
+const expectedMajor = process.env.MCP_NODE_MAJOR;
+
 describe('shared runtime scenarios in Node (packages/core/dist/index.js)', () => {
   let servers: Awaited<ReturnType<typeof startHttpServers>> | undefined;
   let urls: ServerUrls;
@@ -14,6 +21,10 @@ describe('shared runtime scenarios in Node (packages/core/dist/index.js)', () =>
     urls = { modes: servers.modes, faults: servers.faults };
   });
   afterAll(() => servers?.close());
+
+  it.runIf(expectedMajor)(`runs on Node ${expectedMajor}`, () => {
+    assert.equal(process.versions.node.split('.')[0], expectedMajor, 'process.versions.node major');
+  });
 
   for (const scenario of scenarios) {
     it(scenario.title, () => scenario.run(core, urls, assert));

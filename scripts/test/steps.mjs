@@ -103,6 +103,29 @@ function countSpecCoverage(exitCode) {
   return atLeastOneFailure(exitCode, { passed: report.passed, failed: report.failed });
 }
 
+/**
+ * The shared scenarios of runtimes/node on another Node: vitest itself runs on that binary
+ * (runtimes/node/package.json holds Node 22 and 24), so its test workers do too.
+ */
+const nodeRuntime = (major) => {
+  const report = `${REPORTS}/node${major}.json`;
+  return runner(
+    `node${major}`,
+    [
+      'exec',
+      `runtimes/node/node_modules/node${major}/bin/node`,
+      'node_modules/vitest/vitest.mjs',
+      'run',
+      'runtimes/node',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+    ],
+    countVitest(report),
+    { env: { MCP_NODE_MAJOR: String(major) }, before: fresh(report) },
+  );
+};
+
 /** Before a runner: no stale report, and the folder exists (bun does not create it). */
 const fresh = (file) => () => {
   mkdirSync(dirname(file), { recursive: true });
@@ -153,6 +176,8 @@ export const steps = [
     countVitest(WORKERD_JSON),
     { before: fresh(WORKERD_JSON) },
   ),
+  nodeRuntime(22),
+  nodeRuntime(24),
   runner(
     'deno',
     [
