@@ -13,6 +13,8 @@
  *   sends `notifications/message` unless the client's log level filters it out
  * @property {(uri: string) => Promise<void>} resourceUpdated
  *   sends `notifications/resources/updated` if the client subscribed to `uri`
+ * @property {(elicitationId: string) => Promise<void>} [elicitationComplete]
+ *   v1 only (2025-11-25): sends `notifications/elicitation/complete` for `elicitationId`
  * @property {(makeTool: (n: number) => ReferenceTool) => Promise<void>} addTool
  *   registers `makeTool(n)` on this connection, n counting 1, 2, … per connection,
  *   and sends `notifications/tools/list_changed`

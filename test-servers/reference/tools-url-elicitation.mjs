@@ -37,3 +37,22 @@ export const urlRequiredTool = {
     return textResult(`calls: ${count}`);
   },
 };
+
+/**
+ * `complete-url-elicitation`: tells the client that the URL flow of
+ * `elicitationId` has ended (`notifications/elicitation/complete`, 2025-11-25),
+ * as a server does once the user finished at the URL; answers `calls: <n>` of
+ * `key` when given, so a test sees whether the refused call was retried yet.
+ * @type {ReferenceTool}
+ */
+export const completeUrlElicitationTool = {
+  name: 'complete-url-elicitation',
+  title: 'Complete a URL elicitation',
+  description: 'Sends notifications/elicitation/complete for elicitationId.',
+  inputSchema: z.object({ elicitationId: z.string(), key: z.string().optional() }),
+  run: async ({ elicitationId, key }, context) => {
+    if (!context.elicitationComplete) throw new Error('this server cannot send notifications/elicitation/complete');
+    await context.elicitationComplete(elicitationId);
+    return textResult(`calls: ${key === undefined ? 0 : (calls.get(key) ?? 0)}`);
+  },
+};

@@ -4,7 +4,7 @@ import { addTool, echoTool, failTool, mixedContentTool, slowTool } from './tools
 import { elicitTool, listRootsTool, sampleTool } from './tools-client.mjs';
 import { addToolTool, logTool, touchResourceTool } from './tools-notify.mjs';
 import { structuredTools } from './tools-structured.mjs';
-import { urlRequiredTool } from './tools-url-elicitation.mjs';
+import { completeUrlElicitationTool, urlRequiredTool } from './tools-url-elicitation.mjs';
 
 /** @typedef {import('./tool-context.mjs').ReferenceTool} ReferenceTool */
 /** @typedef {import('./tool-context.mjs').ToolContext} ToolContext */
@@ -13,14 +13,14 @@ import { urlRequiredTool } from './tools-url-elicitation.mjs';
  * The tools a profile starts with, in `tools/list` order. `full` has eleven,
  * so the default page size of five needs three pages; `minimal` has `echo` only;
  * `structured` has the output-schema tools of `tools-structured.mjs`;
- * `url-elicitation` has `url-required` (`tools-url-elicitation.mjs`).
+ * `url-elicitation` has `url-required` and `complete-url-elicitation` (`tools-url-elicitation.mjs`).
  * @param {import('./server-info.mjs').Profile} profile
  * @returns {ReferenceTool[]}
  */
 export function initialTools(profile) {
   if (profile === 'minimal') return [echoTool];
   if (profile === 'structured') return [...structuredTools];
-  if (profile === 'url-elicitation') return [urlRequiredTool];
+  if (profile === 'url-elicitation') return [urlRequiredTool, completeUrlElicitationTool];
   return [
     echoTool,
     addTool,

@@ -48,6 +48,9 @@ export function createV1ToolContext(server, state, extra) {
     resourceUpdated: async (uri) => {
       if (state.subscriptions.has(uri)) await server.sendResourceUpdated({ uri });
     },
+    elicitationComplete: async (elicitationId) => {
+      await extra.sendNotification({ method: 'notifications/elicitation/complete', params: { elicitationId } });
+    },
     addTool: async (makeTool) => {
       addRuntimeTool(state, makeTool);
       await server.sendToolListChanged();

@@ -14,6 +14,21 @@ export interface HandlerContext {
    * 2026-07-28 input request, when the call it belongs to is aborted or times out: stop work then.
    */
   readonly signal: AbortSignal;
+  /**
+   * For a URL-mode elicitation that carries an `elicitationId` (2025-11-25):
+   * settles when the server sends `notifications/elicitation/complete` for it,
+   * telling that the user finished the flow at the URL. A server need not send
+   * it, so it may never settle: race it with the user's own "done" and `signal`.
+   */
+  readonly completed?: Promise<void>;
+  /**
+   * Set when the elicitation comes from a request the server refused with
+   * -32042 (URL elicitation required, 2025-11-25): that request's method
+   * (`tools/call`, …). It is sent once more when the handler resolves `accept`,
+   * so resolve after the user is done — `await completed`, or the user's own
+   * "done" — rather than at consent, as a server's own URL-mode request wants.
+   */
+  readonly refusedRequest?: string;
 }
 
 /** Runs an LLM completion the server asked for (`sampling/createMessage`). */
@@ -47,8 +62,9 @@ export interface ElicitationOptions {
    * the server's URL-mode `elicitation/create` requests, and the elicitations of
    * a request refused with -32042 (URL elicitation required), one at a time; when
    * it accepted every one, the refused request is sent once more, else it
-   * rejects with `UrlElicitationRequiredError`. Resolve once the user is done
-   * (or agreed: the server may answer the retry before the flow ends). Only
+   * rejects with `UrlElicitationRequiredError`. For those the handler's context
+   * has `refusedRequest`: resolve once the user is done (`context.completed`
+   * settles when the server says so), since the retry goes out then. Only
    * `https:` URLs, or `http:` to this machine, reach it; others are declined
    * for the app, with `onWarning`.
    */

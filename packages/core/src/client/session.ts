@@ -433,7 +433,7 @@ export class Session {
   #onNotification(notification: JsonRpcNotification): void {
     const { method, params } = notification;
     this.#cache?.invalidate(method, params);
-    this.#answering?.listeners.route(method, params);
+    this.#answering?.route(method, params);
     if (!this.#options.onNotification) return;
     // Until the module loads, each waits for it directly: they run in the order they came, before any later one.
     if (this.#answering) this.#answering.notify(notification);

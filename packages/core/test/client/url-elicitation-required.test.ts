@@ -9,6 +9,7 @@ import {
   type ElicitRequestParams,
   type ElicitResult,
   ErrorCode,
+  type HandlerContext,
   LimitError,
   ProtocolError,
   RpcError,
@@ -109,6 +110,39 @@ describe.each(REFERENCE)('URL elicitation required (-32042): $name', (connection
     const result = await client.callTool('url-required', { key, elicitations, refusals: 1 });
     expect(result.text).toBe('calls: 2');
     expect(asked).toEqual(elicitations);
+  });
+
+  it("tells the handler which request was refused, and a handler awaiting context.completed holds the retry until the server's notifications/elicitation/complete", async () => {
+    let asked!: () => void;
+    const handlerRuns = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const contexts: HandlerContext[] = [];
+    let completedSettled = false;
+    const options = {
+      url: true,
+      handler: async (_request: ElicitRequestParams, context: HandlerContext): Promise<ElicitResult> => {
+        contexts.push(context);
+        asked();
+        await context.completed;
+        completedSettled = true;
+        return { action: 'accept' };
+      },
+    };
+    const { client } = await connect(connection, { elicitation: options });
+    const key = freshKey();
+    const call = client.callTool('url-required', { key, elicitations: [elicitation('flow')], refusals: 1 });
+    await handlerRuns;
+    expect(contexts[0]?.refusedRequest).toBe('tools/call');
+    expect(contexts[0]?.completed).toBeInstanceOf(Promise);
+    // A completion naming an id no handler waits on is ignored (2025-11-25: unknown ids MUST be ignored).
+    await client.callTool('complete-url-elicitation', { elicitationId: 'someone-else' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(completedSettled).toBe(false);
+    // The server says the flow ended: the retry has not gone out before that.
+    expect((await client.callTool('complete-url-elicitation', { elicitationId: 'flow', key })).text).toBe('calls: 1');
+    expect((await call).text).toBe('calls: 2');
+    expect(completedSettled).toBe(true);
   });
 
   it('rejects with UrlElicitationRequiredError carrying the elicitations when the handler declines one, and sends nothing more', async () => {

@@ -40,7 +40,7 @@ export class Answering {
     const requests = new ServerRequests(options);
     this.#requests = requests;
     this.#rounds = {
-      answer: (method, params, signal) => requests.handle(method, params, signal),
+      answer: (method, params, signal, refusedRequest) => requests.handle(method, params, signal, refusedRequest),
       pool: this.#pool,
       maxRounds: limits?.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
       maxInputRequests: limits?.maxInputRequests ?? DEFAULT_MAX_INPUT_REQUESTS,
@@ -56,6 +56,16 @@ export class Answering {
         reject(this.#busy('client busy: too many concurrent server requests'));
       }
     });
+  }
+
+  /**
+   * Hands a notification, as it comes, to what waits for it here: the
+   * `listen()` subscriptions, and URL-mode handlers awaiting its
+   * `notifications/elicitation/complete`.
+   */
+  route(method: string, params: JsonRpcNotification['params']): void {
+    if (method === 'notifications/elicitation/complete') this.#requests.completions.complete(params);
+    this.listeners.route(method, params);
   }
 
   /**
@@ -93,6 +103,7 @@ export class Answering {
     const what = `${method} (waiting for the user's URL elicitations)`;
     const round = {
       ...this.#rounds,
+      refusedRequest: method,
       run: <R>(work: (signal: AbortSignal) => Promise<R>) => this.#channel.run(method, options, work, what),
     };
     return afterUrlElicitations(refusal, round, this.#requests.elicitsUrls, retry);

@@ -5,11 +5,21 @@ import { ElicitRequestParamsSchema } from '../../protocol/elicitation.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { CreateMessageRequestParamsSchema, toolLoopBreach } from '../../protocol/sampling.js';
 import { isLoopback } from '../../util/loopback.js';
-import type { ClientOptions, ElicitationHandler, SamplingHandler } from '../options.js';
+import type { ClientOptions, ElicitationHandler, HandlerContext, SamplingHandler } from '../options.js';
 import { elicitationAnswerBreach } from './elicitation-answer.js';
+import { ElicitationCompletions } from './elicitation-completions.js';
 
-/** Answers one thing the server asks of the client; throws RpcError for what cannot be answered. */
-export type AnswerRequest = (method: string, params: unknown, signal: AbortSignal) => Promise<Record<string, unknown>>;
+/**
+ * Answers one thing the server asks of the client; throws RpcError for what
+ * cannot be answered. `refusedRequest` names the request a -32042 refused, when
+ * the elicitation comes from one (`HandlerContext.refusedRequest`).
+ */
+export type AnswerRequest = (
+  method: string,
+  params: unknown,
+  signal: AbortSignal,
+  refusedRequest?: string,
+) => Promise<Record<string, unknown>>;
 
 /**
  * Answers what a server asks of the client — sampling, elicitation, roots, ping —
@@ -30,6 +40,8 @@ export class ServerRequests {
   readonly #elicit: ElicitationHandler | undefined;
   /** The app's elicitation handler does URL mode (`elicitation: { handler, url: true }`). */
   readonly elicitsUrls: boolean;
+  /** What URL-mode handlers running now may wait for: the server's `notifications/elicitation/complete`. */
+  readonly completions = new ElicitationCompletions();
 
   constructor(options: ClientOptions) {
     this.#options = options;
@@ -41,14 +53,19 @@ export class ServerRequests {
   }
 
   /** The result for one server request; throws RpcError for what cannot be answered. */
-  async handle(method: string, params: unknown, signal: AbortSignal): Promise<Record<string, unknown>> {
+  async handle(
+    method: string,
+    params: unknown,
+    signal: AbortSignal,
+    refusedRequest?: string,
+  ): Promise<Record<string, unknown>> {
     switch (method) {
       case 'ping':
         return {};
       case 'sampling/createMessage':
         return this.#sample(params, signal);
       case 'elicitation/create':
-        return this.#elicitation(params, signal);
+        return this.#elicitation(params, signal, refusedRequest);
       case 'roots/list':
         return this.#roots();
       default:
@@ -69,7 +86,7 @@ export class ServerRequests {
     return { ...(await handler(request, { signal })) };
   }
 
-  async #elicitation(params: unknown, signal: AbortSignal): Promise<Record<string, unknown>> {
+  async #elicitation(params: unknown, signal: AbortSignal, refusedRequest?: string): Promise<Record<string, unknown>> {
     const handler = this.#elicit;
     // Without a handler the capability was never declared; declining is the answer
     // that tells the server no input is coming (2025-06-18 elicitation).
@@ -87,7 +104,11 @@ export class ServerRequests {
         return { action: 'decline' };
       }
     }
-    const answer = await handler(request, { signal });
+    const context: HandlerContext = refusedRequest ? { signal, refusedRequest } : { signal };
+    const id = request.mode === 'url' ? request.elicitationId : undefined;
+    const answer = await (id === undefined
+      ? handler(request, context)
+      : this.completions.during(id, async (completed) => handler(request, { ...context, completed })));
     const breach = request.mode === 'url' ? undefined : elicitationAnswerBreach(request.requestedSchema, answer);
     if (breach) this.#refuse(`elicitation/create: the app's answer does not fit the requestedSchema: ${breach}`);
     return { ...answer };

@@ -18,6 +18,11 @@ const UrlElicitationRequiredDataSchema = v.looseObject({
   elicitations: v.array(v.looseObject({ ...urlParamsEntries, elicitationId: v.string() })),
 });
 
+/** The round a refusal's elicitations are answered in, and the method of the request refused. */
+export interface RefusalRound extends Round {
+  readonly refusedRequest: string;
+}
+
 /**
  * A request the server refused with -32042 until the user completes URL flows
  * (2025-11-25 client/elicitation § URL Elicitation Required Error). With a
@@ -37,7 +42,7 @@ const UrlElicitationRequiredDataSchema = v.looseObject({
  */
 export async function afterUrlElicitations<T>(
   refusal: RpcError,
-  round: Round,
+  round: RefusalRound,
   urlMode: boolean,
   retry: () => Promise<T>,
 ): Promise<T> {
@@ -93,7 +98,7 @@ function urlElicitationRequired(refusal: RpcError, maxElicitations: number): Url
  */
 async function consentToAll(
   required: UrlElicitationRequiredError,
-  round: Round,
+  round: RefusalRound,
   signal: AbortSignal,
 ): Promise<true | ErrorOptions | undefined> {
   const stopped = stoppedBy(signal);
@@ -127,11 +132,12 @@ const asking = new WeakMap<DispatchPool, Map<string, Asking>>();
  */
 async function consentTo(
   elicitation: UrlElicitationRequiredError['elicitations'][number],
-  round: Round,
+  round: RefusalRound,
   signal: AbortSignal,
   stopped: Promise<never>,
 ): Promise<Record<string, unknown>> {
-  const ask = () => inSlot(round.pool, () => round.answer('elicitation/create', elicitation, signal), stopped);
+  const ask = () =>
+    inSlot(round.pool, () => round.answer('elicitation/create', elicitation, signal, round.refusedRequest), stopped);
   const id = elicitation.elicitationId;
   if (id === undefined) return ask(); // never so: -32042's data was checked to carry one
   const questions = asking.get(round.pool) ?? new Map<string, Asking>();
