@@ -47,3 +47,32 @@ export function useTaskServers(revision: '2025-11-25' | '2026-07-28') {
   };
   return { servers, open, transports, connect };
 }
+
+/**
+ * `transport` as it is, but every message the client sends through it is also
+ * recorded in `sent`, so a test sees what went on the wire (hooks and private
+ * state stay the transport's own: everything else is forwarded to it).
+ */
+export function recording(transport: Transport): { transport: Transport; sent: unknown[] } {
+  const sent: unknown[] = [];
+  const recorded = new Proxy(transport, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (property === 'send') {
+        return (message: unknown, ...rest: unknown[]) => {
+          sent.push(message);
+          return (value as (...args: unknown[]) => unknown).apply(target, [message, ...rest]);
+        };
+      }
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { transport: recorded, sent };
+}
+
+/** The `method` of each request and notification in `sent`, in order. */
+export const methodsOf = (sent: readonly unknown[]): string[] =>
+  sent.flatMap((message) => {
+    const method = (message as { method?: unknown }).method;
+    return typeof method === 'string' ? [method] : [];
+  });

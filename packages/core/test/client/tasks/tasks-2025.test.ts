@@ -10,7 +10,7 @@ import {
   StreamableHttpTransport,
   type TaskReference,
 } from '../../../src/index.js';
-import { type Transport, useTaskServers } from './task-peers.js';
+import { methodsOf, recording, type Transport, useTaskServers } from './task-peers.js';
 
 // The client side of 2025-11-25 core tasks (experimental), the client as requestor: our v1-SDK task server
 // (test-servers/tasks/v1-task-server.mjs, stdio and /tasks-2025 on the modes server) and server-everything's
@@ -84,8 +84,9 @@ describe.each(transports)('2025-11-25 tasks (v1 SDK task server) over %s', (_nam
     await expect(client.callTool('fail-task', { how: 'rpc-error' })).rejects.toBeInstanceOf(RpcError);
   });
 
-  it('aborting callTool sends tasks/cancel for the task', async () => {
-    const client = await connect();
+  it('aborting callTool sends tasks/cancel for the task, never notifications/cancelled', async () => {
+    const { transport: wire, sent } = recording(transport());
+    const client = await connectWith(wire);
     const controller = new AbortController();
     let taskId: string | undefined;
     const call = client.callTool(
@@ -101,6 +102,9 @@ describe.each(transports)('2025-11-25 tasks (v1 SDK task server) over %s', (_nam
     );
     await expect(call).rejects.toThrow('given up');
     await expect.poll(async () => taskId && (await client.tasks.get(taskId)).status).toBe('cancelled');
+    const methods = methodsOf(sent);
+    expect(methods).toContain('tasks/cancel');
+    expect(methods).not.toContain('notifications/cancelled');
   });
 
   it('client.tasks: start, get, result, cancel and list', async () => {

@@ -154,6 +154,36 @@ describe.each(transports)('2026-07-28 tasks over %s', (_name, transport) => {
   });
 });
 
+describe('2026-07-28 tasks over Streamable HTTP: the Mcp-Name header', () => {
+  it('names the task in Mcp-Name on tasks/get, tasks/update and tasks/cancel', async () => {
+    /** Each POST's JSON-RPC method and its Mcp-Name header. */
+    const posts: { method: string; name: string | null }[] = [];
+    const recordingFetch: typeof fetch = async (input, init) => {
+      if (init?.method === 'POST' && typeof init.body === 'string') {
+        const { method } = JSON.parse(init.body) as { method?: string };
+        if (method) posts.push({ method, name: new Headers(init.headers).get('mcp-name') });
+      }
+      return fetch(input, init);
+    };
+    const client = await connectTo(
+      new StreamableHttpTransport(`${servers.modes}/tasks-2026?run=${crypto.randomUUID()}`, { fetch: recordingFetch }),
+      { elicitation: () => answer('yes') },
+    );
+    let taskId: string | undefined;
+    await client.callTool('ask-mid-task', { questions: 1 }, { onTaskStatus: (task) => (taskId ??= task.taskId) });
+    const long = await client.tasks.start('cancellable', { maxMs: 20_000 });
+    if (!('taskId' in long)) throw new Error('expected a task');
+    await client.tasks.cancel(long.taskId);
+    const sentFor = (method: string) => posts.filter((post) => post.method === method);
+    expect(taskId).toBeDefined();
+    for (const method of ['tasks/get', 'tasks/update']) {
+      expect(sentFor(method).length, method).toBeGreaterThan(0);
+      expect(new Set(sentFor(method).map((post) => post.name)), method).toEqual(new Set([taskId]));
+    }
+    expect(sentFor('tasks/cancel')).toEqual([{ method: 'tasks/cancel', name: long.taskId }]);
+  });
+});
+
 describe('2026-07-28 tasks across processes', () => {
   it('a task started by one client is collected by another, as a later process would (Streamable HTTP)', async () => {
     const url = `${servers.modes}/tasks-2026?run=${crypto.randomUUID()}`;
