@@ -1,1 +1,12 @@
-export {};
+/**
+ * @mcp/ai-sdk: the tools of @mcp/core clients as a Vercel AI SDK `ToolSet`
+ * (`ai` 6 or 7, the app's own copy).
+ */
+export {
+  type McpToolMetadata,
+  type McpToolSetOptions,
+  type McpToolSource,
+  mcpToolSet,
+} from './mcp-tool-set.js';
+export { MAX_TOOL_NAME_LENGTH, PREFIX_SEPARATOR } from './tool-names.js';
+export { type McpToolSetWatcher, type WatchMcpToolSetOptions, watchMcpToolSet } from './watch-mcp-tool-set.js';

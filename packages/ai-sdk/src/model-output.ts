@@ -1,0 +1,64 @@
+import type { ContentBlock, ToolResult } from '@mcp/core';
+import type { AudioContent, EmbeddedResource, ImageContent, ResourceLink } from '@mcp/core/protocol';
+import type { Tool } from 'ai';
+
+/** What a tool's `toModelOutput` returns (the AI SDK does not export this type by name). */
+export type ModelOutput = Awaited<ReturnType<NonNullable<Tool['toModelOutput']>>>;
+type ContentPart = Extract<ModelOutput, { type: 'content' }>['value'][number];
+
+/**
+ * How the installed `ai` writes base64 media in a tool's output. ai 6 has
+ * `image-data` and `file-data` parts; ai 7 has one `file` part with tagged
+ * data, and still reads the ai 6 parts, with a deprecation warning each time.
+ */
+export type MediaStyle = 'ai6' | 'ai7';
+
+/**
+ * A tool result as the model reads it:
+ * - `structuredContent` present: JSON output of it (the 2025-06-18 spec has the
+ *   text parts repeat it for clients without structured output, so the model
+ *   would only read it twice);
+ * - otherwise every content part in order: text as text; images and audio as
+ *   media (base64 and media type); an embedded resource's text as text, its blob
+ *   as media; a resource link, and any part of a kind this package does not
+ *   know, as a line of text naming it (the model can ask for it by tool, and no
+ *   URI is handed to the AI SDK to download).
+ */
+export function toModelOutput(result: ToolResult, style: MediaStyle): ModelOutput {
+  if (result.structuredContent !== undefined) return { type: 'json', value: result.structuredContent as never };
+  if (result.content.length === 0) return { type: 'text', value: '' };
+  return { type: 'content', value: result.content.map((block) => toPart(block, style)) };
+}
+
+function toPart(block: ContentBlock, style: MediaStyle): ContentPart {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: String((block as { text: unknown }).text) };
+    case 'image':
+    case 'audio': {
+      const { data, mimeType } = block as ImageContent | AudioContent;
+      return media(data, mimeType, style);
+    }
+    case 'resource': {
+      const { resource } = block as EmbeddedResource;
+      if ('blob' in resource && typeof resource.blob === 'string') {
+        return media(resource.blob, resource.mimeType ?? 'application/octet-stream', style);
+      }
+      return { type: 'text', text: String((resource as { text?: unknown }).text ?? '') };
+    }
+    case 'resource_link': {
+      const { uri, name, mimeType, description } = block as ResourceLink;
+      const about = [mimeType, description].filter(Boolean).join(', ');
+      return { type: 'text', text: `[resource link: ${name} ${uri}${about ? ` (${about})` : ''}]` };
+    }
+    default:
+      return { type: 'text', text: `[${block.type} content omitted]` };
+  }
+}
+
+function media(data: string, mediaType: string, style: MediaStyle): ContentPart {
+  if (style === 'ai7') return { type: 'file', mediaType, data: { type: 'data', data } } as unknown as ContentPart;
+  return mediaType.startsWith('image/')
+    ? { type: 'image-data', data, mediaType }
+    : { type: 'file-data', data, mediaType };
+}

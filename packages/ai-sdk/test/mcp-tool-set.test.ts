@@ -1,0 +1,172 @@
+import { ToolError } from '@mcp/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+// @ts-expect-error test-servers/ is plain JS without declarations
+import { PNG_BASE64, REFERENCE_TOOL_NAMES, WAV_BASE64 } from '../../../test-servers/reference/fixtures.mjs';
+import { mcpToolSet, watchMcpToolSet } from '../src/index.js';
+import { type ReferencePeer, referencePeer } from './reference-peer.js';
+import { aiMajor, loopModes, mediaPart, runLoop, scriptedModel, toolResultsIn } from './scripted-model.js';
+
+// A real AI SDK loop (its mock model, scripted) over the reference server of
+// test-servers/ (the official SDK), in both generateText and streamText. The
+// same file runs against ai 7 (test/ai7/vitest.config.ts).
+
+const peers: ReferencePeer[] = [];
+async function peer(): Promise<ReferencePeer> {
+  const started = await referencePeer();
+  peers.push(started);
+  return started;
+}
+
+/** AI SDK warnings (deprecations included), which it reports through this global instead of the console. */
+let warnings: unknown[] = [];
+beforeEach(() => {
+  warnings = [];
+  (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = (options: { warnings: unknown[] }) => {
+    warnings.push(...options.warnings);
+  };
+});
+
+afterEach(async () => {
+  await Promise.all(peers.splice(0).map((started) => started.close()));
+});
+
+/** The `tools/call` requests the server received, as `[name, arguments]`. */
+function callsReceived({ received }: ReferencePeer): [unknown, unknown][] {
+  return received
+    .filter((message) => 'method' in message && message.method === 'tools/call')
+    .map((message) => {
+      const params = (message as unknown as { params: { name: unknown; arguments: unknown } }).params;
+      return [params.name, params.arguments];
+    });
+}
+
+describe.each(loopModes)(`mcpToolSet in a %s loop (ai ${aiMajor})`, (mode) => {
+  it('offers every listed tool with its input schema verbatim', async () => {
+    const { client } = await peer();
+    const tools = await mcpToolSet(client);
+    expect(Object.keys(tools)).toEqual(REFERENCE_TOOL_NAMES);
+    const listed = await client.listTools();
+    const echo = listed.find((tool) => tool.name === 'echo');
+    const schema = await (tools.echo?.inputSchema as { jsonSchema: unknown } | undefined)?.jsonSchema;
+    expect(schema).toEqual(echo?.inputSchema);
+    expect(tools.echo?.description).toBe(echo?.description);
+    expect(tools['mixed-content']?.title).toBe('Mixed content');
+  });
+
+  it("sends the model's tool call to the server and its result into the model's next step", async () => {
+    const started = await peer();
+    const { model, prompts } = scriptedModel([{ calls: [{ toolName: 'echo', input: { text: 'hello' } }] }]);
+    const result = await runLoop(mode, model, await mcpToolSet(started.client));
+
+    expect(callsReceived(started)).toEqual([['echo', { text: 'hello' }]]);
+    expect(toolResultsIn(prompts[1])).toEqual([
+      { toolName: 'echo', output: { type: 'content', value: [{ type: 'text', text: 'hello' }] } },
+    ]);
+    expect(result.steps).toHaveLength(2);
+    expect(result.text).toBe('done');
+  });
+
+  it('makes an isError result a failed tool call whose message the model reads', async () => {
+    const started = await peer();
+    const { model, prompts } = scriptedModel([{ calls: [{ toolName: 'fail', input: { message: 'disk full' } }] }]);
+    const result = await runLoop(mode, model, await mcpToolSet(started.client));
+
+    const failure = result.steps[0]?.content.find((part) => part.type === 'tool-error');
+    expect(failure?.error).toBeInstanceOf(ToolError);
+    expect((failure?.error as ToolError | undefined)?.result).toMatchObject({ isError: true, text: 'disk full' });
+    expect(toolResultsIn(prompts[1])).toEqual([
+      { toolName: 'fail', output: { type: 'error-text', value: 'tool fail failed: disk full' } },
+    ]);
+    expect(result.text).toBe('done');
+  });
+
+  it('cancels the call on the server when the loop is aborted', async () => {
+    const started = await peer();
+    const controller = new AbortController();
+    const tools = await mcpToolSet(started.client, {
+      callOptions: { onProgress: () => controller.abort(new Error('user stopped')) },
+    });
+    const { model } = scriptedModel([{ calls: [{ toolName: 'slow', input: { steps: 1000, intervalMs: 10 } }] }]);
+
+    await expect(runLoop(mode, model, tools, { abortSignal: controller.signal })).rejects.toThrow();
+    const call = started.received.find((message) => 'method' in message && message.method === 'tools/call');
+    await vi.waitFor(() =>
+      expect(started.received).toContainEqual(
+        expect.objectContaining({
+          method: 'notifications/cancelled',
+          params: expect.objectContaining({ requestId: (call as { id: unknown }).id }),
+        }),
+      ),
+    );
+  });
+
+  it('gives the model images and audio as media, the other parts as text', async () => {
+    const { client } = await peer();
+    const { model, prompts } = scriptedModel([{ calls: [{ toolName: 'mixed-content', input: {} }] }]);
+    await runLoop(mode, model, await mcpToolSet(client));
+
+    const [seen] = toolResultsIn(prompts[1]);
+    expect(seen?.output.type).toBe('content');
+    const parts = seen?.output.value as unknown[];
+    expect(parts).toHaveLength(6);
+    expect(parts[0]).toEqual({ type: 'text', text: 'first' });
+    expect(parts[1]).toEqual(mediaPart(PNG_BASE64, 'image/png'));
+    expect(parts[2]).toEqual(mediaPart(WAV_BASE64, 'audio/wav'));
+    expect(parts[3]).toEqual({ type: 'text', text: 'Resource 1' });
+    expect(parts[4]).toEqual({
+      type: 'text',
+      text: '[resource link: binary-1 test://static/binary/1 (application/octet-stream)]',
+    });
+    expect(parts[5]).toEqual({ type: 'text', text: 'last' });
+    // In the installed version's own shape: ai 7 warns about the ai 6 media parts.
+    expect(warnings).toEqual([]);
+  });
+
+  it('gives the model structuredContent as JSON output', async () => {
+    const started = await peer();
+    const { model, prompts } = scriptedModel([{ calls: [{ toolName: 'add', input: { a: 2, b: 3 } }] }]);
+    const result = await runLoop(mode, model, await mcpToolSet(started.client));
+
+    expect(toolResultsIn(prompts[1])).toEqual([{ toolName: 'add', output: { type: 'json', value: { sum: 5 } } }]);
+    const output = result.steps[0]?.content.find((part) => part.type === 'tool-result')?.output;
+    expect(output).toMatchObject({ structuredContent: { sum: 5 }, text: '5', isError: false });
+  });
+
+  it('prefixes names two servers share with each record key, and calls the right server', async () => {
+    const [first, second] = [await peer(), await peer()];
+    const tools = await mcpToolSet({ alpha: first.client, beta: second.client });
+    expect(Object.keys(tools)).toEqual([
+      ...REFERENCE_TOOL_NAMES.map((name: string) => `alpha__${name}`),
+      ...REFERENCE_TOOL_NAMES.map((name: string) => `beta__${name}`),
+    ]);
+    expect(tools.beta__echo?.metadata).toEqual({ mcp: { server: 'beta', tool: 'echo' } });
+
+    const { model, prompts } = scriptedModel([{ calls: [{ toolName: 'beta__echo', input: { text: 'to beta' } }] }]);
+    await runLoop(mode, model, tools);
+    expect(callsReceived(first)).toEqual([]);
+    expect(callsReceived(second)).toEqual([['echo', { text: 'to beta' }]]);
+    expect(toolResultsIn(prompts[1])[0]?.toolName).toBe('beta__echo');
+  });
+
+  it('re-lists when the server changes its tools, and the next loop can call the new one', async () => {
+    const started = await peer();
+    const changes: string[][] = [];
+    await using watcher = await watchMcpToolSet(started.client, {
+      onChange: (tools) => changes.push(Object.keys(tools)),
+    });
+    const snapshot = watcher.tools;
+    expect(Object.keys(snapshot)).toEqual(REFERENCE_TOOL_NAMES);
+
+    const first = scriptedModel([{ calls: [{ toolName: 'add-tool', input: {} }] }]);
+    await runLoop(mode, first.model, watcher.tools);
+    await vi.waitFor(() => expect(Object.keys(watcher.tools)).toContain('dynamic-1'));
+    expect(changes.at(-1)).toEqual([...REFERENCE_TOOL_NAMES, 'dynamic-1']);
+    expect(Object.keys(snapshot)).not.toContain('dynamic-1');
+
+    const second = scriptedModel([{ calls: [{ toolName: 'dynamic-1', input: {} }] }]);
+    await runLoop(mode, second.model, watcher.tools);
+    expect(toolResultsIn(second.prompts[1])).toEqual([
+      { toolName: 'dynamic-1', output: { type: 'content', value: [{ type: 'text', text: 'dynamic 1' }] } },
+    ]);
+  });
+});
