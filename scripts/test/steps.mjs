@@ -7,6 +7,7 @@ const REPORTS = '.tmp/test-reports';
 const VITEST_JSON = `${REPORTS}/vitest.json`;
 const PLAYWRIGHT_JSON = `${REPORTS}/playwright.json`;
 const WORKERD_JSON = `${REPORTS}/workerd.json`;
+const AI_SDK_AI7_JSON = `${REPORTS}/ai-sdk-ai7.json`;
 const DENO_JUNIT = `${REPORTS}/deno.xml`;
 const BUN_JUNIT = `${REPORTS}/bun.xml`;
 const CONFORMANCE_JSON = `${REPORTS}/conformance.json`;
@@ -175,6 +176,23 @@ export const steps = [
     ],
     countVitest(WORKERD_JSON),
     { before: fresh(WORKERD_JSON) },
+  ),
+  // @mcp/ai-sdk's tests again against ai 7, which needs Node 22 (the main vitest run is Node 20 and ai 6).
+  runner(
+    'ai-sdk-ai7',
+    [
+      'exec',
+      'runtimes/node/node_modules/node22/bin/node',
+      'node_modules/vitest/vitest.mjs',
+      'run',
+      '--config',
+      'packages/ai-sdk/test/ai7/vitest.config.ts',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${AI_SDK_AI7_JSON}`,
+    ],
+    countVitest(AI_SDK_AI7_JSON),
+    { before: fresh(AI_SDK_AI7_JSON) },
   ),
   nodeRuntime(22),
   nodeRuntime(24),
