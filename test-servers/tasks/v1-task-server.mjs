@@ -1,6 +1,6 @@
 import { InMemoryTaskMessageQueue, InMemoryTaskStore, isTerminal } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ElicitResultSchema, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitResultSchema, ErrorCode, McpError, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { errorResult, messageOf, textResult } from '../reference/tool-results.mjs';
 import { ANSWER_SCHEMA, answerText, pause, STEP_ARGS, stepMessage } from './task-work.mjs';
@@ -180,7 +180,48 @@ export function createV1TaskServer() {
     { description: 'Echoes `text` at once. No task support (forbidden).', inputSchema: { text: z.string() } },
     async ({ text }) => textResult(text),
   );
+
+  tasks.registerToolTask(
+    'strict-task',
+    {
+      description:
+        'Echoes `text` as a task. Listed as optional, yet a call without `task` is refused with -32600 "task augmentation required", as some servers do.',
+      inputSchema: { text: z.string() },
+      execution: { taskSupport: 'optional' },
+    },
+    taskHandler(async ({ text }, work) => {
+      await work.complete(textResult(`strict: ${text}`));
+    }),
+  );
+  server.registerTool(
+    'never-task',
+    {
+      description: 'Refused with -32600 "task augmentation required" however it is called, augmented or not.',
+      inputSchema: {},
+    },
+    async () => textResult('unreachable'),
+  );
+  refuseInvalid(server, (params) => params?.name === 'never-task' || (params?.name === 'strict-task' && !params.task));
   return server;
+}
+
+/**
+ * Makes each `tools/call` whose params `refused` picks fail with -32600 "task
+ * augmentation required" (2025-11-25 basic/utilities/tasks: some servers answer
+ * so), where the SDK would run an optional tool inline. The SDK's own handler
+ * is wrapped through its (private) handler map: it has no hook for this.
+ * @param {McpServer} server
+ * @param {(params: any) => boolean} refused
+ */
+function refuseInvalid(server, refused) {
+  const handlers = server.server._requestHandlers;
+  const callTool = handlers.get('tools/call');
+  handlers.set('tools/call', (request, extra) => {
+    if (refused(request.params)) {
+      throw new McpError(ErrorCode.InvalidRequest, `Task augmentation required for ${request.params.name}`);
+    }
+    return callTool(request, extra);
+  });
 }
 
 /**

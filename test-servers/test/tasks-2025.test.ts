@@ -57,7 +57,19 @@ describe.each(transports)('2025-11-25 task server (v1 SDK) over %s', (_name, con
       cancellable: 'required',
       'elicit-with-task-field': 'forbidden',
       echo: 'forbidden',
+      'strict-task': 'optional',
+      'never-task': 'forbidden',
     });
+  });
+
+  it('refuses strict-task without `task`, and never-task either way, with -32600 "task augmentation required"', async () => {
+    const plain = await peer.request('tools/call', { name: 'strict-task', arguments: { text: 'x' } });
+    expect(plain.error).toMatchObject({ code: -32600, message: expect.stringContaining('Task augmentation required') });
+    const augmented = await peer.request('tools/call', { name: 'strict-task', arguments: { text: 'x' }, task: {} });
+    expect(augmented.error).toBeUndefined();
+    expect(augmented.result).toMatchObject({ task: { taskId: expect.any(String) } });
+    const never = await peer.request('tools/call', { name: 'never-task', arguments: {}, task: {} });
+    expect(never.error).toMatchObject({ code: -32600 });
   });
 
   it('answers a required-task tool called without `task` with an isError result naming -32601, not a JSON-RPC error', async () => {

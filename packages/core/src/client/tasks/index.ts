@@ -2,6 +2,7 @@ import { CapabilityError } from '../../errors/capability-error.js';
 import { LimitError } from '../../errors/limit-error.js';
 import { McpError } from '../../errors/mcp-error.js';
 import { RpcError } from '../../errors/rpc-error.js';
+import { ErrorCode } from '../../protocol/error-codes.js';
 import { isTerminalStatus, ListTasksResultSchema, type TaskReference } from '../../protocol/tasks.js';
 import type { Tool, ToolResult } from '../../protocol/tools.js';
 import { sleep } from '../../util/backoff.js';
@@ -69,6 +70,8 @@ export class TaskClient implements Tasks {
    * its result; any other tool is called plainly. The tools are listed first
    * when they were not, since such a server answers a required-task tool called
    * plainly with an `isError` result, not an error the client could retry on.
+   * A plain call such a server refuses with -32600 ("task augmentation
+   * required") is sent once more as a task, and that outcome is final.
    */
   async callTool(
     name: string,
@@ -81,17 +84,32 @@ export class TaskClient implements Tasks {
       return this.#follow(this.#wire.created(created), options, true);
     }
     const capabilities = this.#session.server?.capabilities.tasks as { requests?: { tools?: { call?: unknown } } };
-    if (capabilities?.requests?.tools?.call) {
-      const named = (tool: Tool) => tool.name === name;
-      const tool = this.#listed.find(named) ?? (await this.#session.listTools(options)).find(named);
-      const support = tool?.execution?.taskSupport;
-      if (support === 'required' || (support === 'optional' && options.task === true)) {
-        const cap = options.maxTotalTimeout ?? this.#options.maxTotalTimeout;
-        const started = await this.#wire.start(name, args, cap && cap !== Infinity ? cap : undefined, options);
-        return 'taskId' in started ? this.#follow(started, options, true) : started;
-      }
+    if (!capabilities?.requests?.tools?.call) return this.#plainCall(name, args, options);
+    const named = (tool: Tool) => tool.name === name;
+    const tool = this.#listed.find(named) ?? (await this.#session.listTools(options)).find(named);
+    const support = tool?.execution?.taskSupport;
+    if (support === 'required' || (support === 'optional' && options.task === true)) {
+      return this.#callAsTask(name, args, options);
     }
+    // Some servers refuse a plain call with -32600 "task augmentation required" (2025-11-25
+    // basic/utilities/tasks): it is sent once more as a task, and only once: that call's outcome is final.
+    return this.#plainCall(name, args, options).catch((error: unknown) => {
+      if (error instanceof RpcError && error.code === ErrorCode.InvalidRequest) {
+        return this.#callAsTask(name, args, options);
+      }
+      throw error;
+    });
+  }
+
+  #plainCall(name: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolResult> {
     return this.#session.request('tools/call', 'tools', { name, arguments: args }, parseCallTool, options);
+  }
+
+  /** `tools/call` augmented with `task: {ttl}` (the call's hard cap, if any), followed to its result. */
+  async #callAsTask(name: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolResult> {
+    const cap = options.maxTotalTimeout ?? this.#options.maxTotalTimeout;
+    const started = await this.#wire.start(name, args, cap && cap !== Infinity ? cap : undefined, options);
+    return 'taskId' in started ? this.#follow(started, options, true) : started;
   }
 
   start(name: string, args: Record<string, unknown> = {}, options: TaskStartOptions = {}) {

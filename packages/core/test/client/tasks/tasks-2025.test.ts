@@ -107,6 +107,30 @@ describe.each(transports)('2025-11-25 tasks (v1 SDK task server) over %s', (_nam
     expect(methods).not.toContain('notifications/cancelled');
   });
 
+  it('a plain call refused with -32600 "task augmentation required" is sent once more as a task, and only once', async () => {
+    const { transport: wire, sent } = recording(transport());
+    const client = await connectWith(wire);
+    const statuses: TaskReference[] = [];
+    const result = await client.callTool(
+      'strict-task',
+      { text: 'hi' },
+      { onTaskStatus: (task) => statuses.push(task) },
+    );
+    expect(result.text).toBe('strict: hi');
+    const calls = sent.filter((message) => (message as { method?: string }).method === 'tools/call');
+    expect(calls.map((call) => (call as { params: { task?: unknown } }).params.task !== undefined)).toEqual([
+      false,
+      true,
+    ]);
+    expect(statuses.length).toBeGreaterThan(0);
+
+    const before = methodsOf(sent).filter((method) => method === 'tools/call').length;
+    const error = await client.callTool('never-task', {}).catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(RpcError);
+    expect(error).toMatchObject({ code: -32600 });
+    expect(methodsOf(sent).filter((method) => method === 'tools/call').length - before).toBe(2);
+  });
+
   it('client.tasks: start, get, result, cancel and list', async () => {
     const client = await connect();
     const started = await client.tasks.start('slow-steps', { steps: 2, stepMs: 20 }, { ttl: 30_000 });
