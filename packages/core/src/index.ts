@@ -2,6 +2,8 @@
  * @mcp/core: an isomorphic Model Context Protocol client. Protocol schemas and
  * types live in the `@mcp/core/protocol` subpath; what a transport author
  * implements and builds on, in `@mcp/core/transport`.
+ *
+ * @module @mcp/core
  */
 import { MessageQueue as TransportMessageQueue } from './transport/message-queue.js';
 

@@ -1,4 +1,8 @@
-/** `@mcp/node-stdio`: run an MCP server as a child process and talk to it over stdio. */
+/**
+ * `@mcp/node-stdio`: run an MCP server as a child process and talk to it over stdio.
+ *
+ * @module @mcp/node-stdio
+ */
 
 export { type LoopbackAuthorizeOptions, type LoopbackRedirect, loopbackAuthorize } from './loopback-redirect.js';
 export type { ExitStatus } from './server-errors.js';

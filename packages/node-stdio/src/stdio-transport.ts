@@ -72,6 +72,7 @@ export class StdioTransport implements Transport, TransportHooks {
   #closeRequested = false;
   #stopping: Promise<void> | undefined;
 
+  /** A transport to the server `options.command` starts; the process starts when the client connects. */
   constructor(options: StdioTransportOptions) {
     this.#options = options;
     this.#label = commandLabel(options.command, options.args ?? []);

@@ -67,6 +67,7 @@ export class OAuthProvider implements AuthProvider {
   /** Issuers whose resource servers asked for DPoP-bound tokens. */
   readonly #dpopDemanded = new Set<string>();
 
+  /** A provider for the transport's `auth` option; nothing is fetched until a server asks for authorization. */
   constructor(options: OAuthOptions = {}) {
     const retries = options.limits?.retries;
     // Infinity would retry a failing metadata GET for ever.

@@ -9,8 +9,11 @@
  * deleted when used, expired or on sign-out) and `keys` (what sign-out deletes).
  */
 export interface OAuthStore {
+  /** The value stored under `key`, or undefined. */
   get(key: string): Promise<unknown>;
+  /** Stores `value` (plain JSON) under `key`, replacing what was there. */
   set(key: string, value: unknown): Promise<void>;
+  /** Removes `key`; a key that is not there is no error. */
   delete(key: string): Promise<void>;
 }
 
@@ -18,14 +21,17 @@ export interface OAuthStore {
 export class MemoryOAuthStore implements OAuthStore {
   readonly #entries = new Map<string, unknown>();
 
+  /** A copy of the value under `key`, or undefined. */
   async get(key: string): Promise<unknown> {
     return structuredClone(this.#entries.get(key));
   }
 
+  /** Stores a copy of `value` under `key`. */
   async set(key: string, value: unknown): Promise<void> {
     this.#entries.set(key, structuredClone(value));
   }
 
+  /** Removes `key`. */
   async delete(key: string): Promise<void> {
     this.#entries.delete(key);
   }

@@ -5,6 +5,7 @@ import { assertBrowsable } from './browsable-url.js';
 /** The `type` of the message the callback page posts to its opener (see `postAuthorizationResponse`). */
 export const CALLBACK_MESSAGE = 'mcp-oauth-callback';
 
+/** Options of {@link popupAuthorize}. */
 export interface PopupOptions {
   /** How long the user has to finish, in ms (default 5 minutes). */
   readonly timeoutMs?: number;

@@ -44,6 +44,7 @@ export class Client implements AsyncDisposable {
     ]),
   ) as unknown as Tasks;
 
+  /** A client over `transport`; nothing is sent until `connect()`. */
   constructor(transport: Transport, options: ClientOptions = {}) {
     this.#session = new Session(transport, options);
   }
@@ -58,10 +59,12 @@ export class Client implements AsyncDisposable {
     return this.#session.era;
   }
 
+  /** The server's name, version and the like, as it announced itself; undefined until connected. */
   get serverInfo(): Implementation | undefined {
     return this.#session.server?.serverInfo;
   }
 
+  /** What the server declared it supports; undefined until connected. Calls it lacks throw `CapabilityError`. */
   get serverCapabilities(): ServerCapabilities | undefined {
     return this.#session.server?.capabilities;
   }
@@ -96,14 +99,17 @@ export class Client implements AsyncDisposable {
     return this.#session.listTools(options);
   }
 
+  /** Every resource, following pagination to the end. */
   async listResources(options?: CallOptions): Promise<Resource[]> {
     return (await this.#session.catalogue()).listResources(this.#session, options);
   }
 
+  /** Every resource template, following pagination to the end. */
   async listResourceTemplates(options?: CallOptions): Promise<ResourceTemplate[]> {
     return (await this.#session.catalogue()).listResourceTemplates(this.#session, options);
   }
 
+  /** Every prompt, following pagination to the end. */
   async listPrompts(options?: CallOptions): Promise<Prompt[]> {
     return (await this.#session.catalogue()).listPrompts(this.#session, options);
   }
@@ -156,6 +162,7 @@ export class Client implements AsyncDisposable {
     return this.#session.subscribe(uri, options);
   }
 
+  /** Legacy `resources/unsubscribe`: stops the updates `subscribeResource` asked for. */
   unsubscribeResource(uri: string, options?: CallOptions): Promise<void> {
     return this.#session.unsubscribe(uri, options);
   }
@@ -191,6 +198,7 @@ export class Client implements AsyncDisposable {
     return this.#session.close();
   }
 
+  /** `await using client = …` closes it at the end of the scope. */
   [asyncDispose](): Promise<void> {
     return this.close();
   }

@@ -167,10 +167,13 @@ export type EraKind = 'legacy' | 'modern';
  * holds the command's environment: an app that stores the cache stores that too.
  */
 export interface EraCache {
+  /** The era last seen at `serverKey`, or undefined to probe. */
   get(serverKey: string): EraKind | undefined;
+  /** Remembers the era `serverKey` spoke. */
   set(serverKey: string, era: EraKind): void;
 }
 
+/** How a `Client` talks to its server: who it is, the handlers it answers with, its bounds. */
 export interface ClientOptions {
   /** Who the client is; sent in `initialize` (default: `{ name: '@mcp/core', version }`). */
   readonly clientInfo?: Implementation;

@@ -51,6 +51,7 @@ export class AuthError extends McpError {
   readonly code: AuthErrorCode;
   readonly oauthError: string | undefined;
 
+  /** Why authorization failed (`code`), with the OAuth error code the server sent, if any. */
   constructor(code: AuthErrorCode, message: string, options?: ErrorOptions & { oauthError?: string }) {
     super(message, options);
     this.code = code;

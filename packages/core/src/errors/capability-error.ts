@@ -10,6 +10,7 @@ export class CapabilityError extends McpError {
   readonly capability: string;
   readonly method: string;
 
+  /** `method` needs `capability`, which the server did not declare. */
   constructor(capability: string, method: string) {
     super(`${method}: the server did not declare the "${capability}" capability`);
     this.capability = capability;

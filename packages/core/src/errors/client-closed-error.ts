@@ -4,6 +4,7 @@ import { McpError } from './mcp-error.js';
 export class ClientClosedError extends McpError {
   override name = 'ClientClosedError';
 
+  /** `options.cause`: what ended the connection, when it was not `close()`. */
   constructor(message = 'mcp: client closed', options?: ErrorOptions) {
     super(message, options);
   }

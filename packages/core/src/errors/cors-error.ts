@@ -8,6 +8,7 @@ import { NetworkError } from './network-error.js';
 export class CorsError extends NetworkError {
   override name = 'CorsError';
 
+  /** A request from `origin` to `url` the browser blocked. */
   constructor(url: string, origin: string, options?: ErrorOptions) {
     super(
       `the browser blocked the request from ${origin} to ${url}, probably by CORS: the server must answer OPTIONS with ` +

@@ -11,6 +11,7 @@ export class HttpError extends McpError {
   /** At most 512 characters of the response body. */
   readonly bodyExcerpt: string;
 
+  /** A failure `status` from `url`; `body` is cut to an excerpt. */
   constructor(status: number, url: string, body = '', options?: ErrorOptions) {
     const excerpt = body.length > EXCERPT_LIMIT ? `${body.slice(0, EXCERPT_LIMIT)}…` : body;
     super(`HTTP ${status} from ${url}${excerpt ? `: ${excerpt}` : ''}`, options);

@@ -18,6 +18,7 @@ export class LimitError extends McpError {
   /** The bound in force. */
   readonly value: number;
 
+  /** `limit` names the option as a caller writes it, `value` its value. */
   constructor(limit: string, value: number, message: string, options?: ErrorOptions) {
     super(`${message} (${limit}: ${value})`, options);
     this.limit = limit;

@@ -2,6 +2,7 @@
 export class McpError extends Error {
   override name = 'McpError';
 
+  /** `options.cause`: the error this one wraps, if any. */
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
   }

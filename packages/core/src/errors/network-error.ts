@@ -10,6 +10,7 @@ export class NetworkError extends McpError {
   readonly url: string;
   readonly delivered: 'no' | 'unknown';
 
+  /** `delivered`: whether the server may have received the request. */
   constructor(message: string, url: string, delivered: 'no' | 'unknown', options?: ErrorOptions) {
     super(message, options);
     this.url = url;

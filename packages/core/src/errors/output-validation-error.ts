@@ -24,6 +24,7 @@ export class OutputValidationError extends ProtocolError {
   /** The tool's result as it came, not checked or not passing. */
   readonly result: ToolResult | undefined;
 
+  /** `tool`'s result failed its output schema at `path`; `options.result` is that result. */
   constructor(
     tool: string,
     path: string,

@@ -23,6 +23,7 @@ export class ProtocolError extends McpError {
   override name = 'ProtocolError';
   readonly data: ProtocolErrorData;
 
+  /** `data`: the issues found and, when known, what was received. */
   constructor(message: string, data: Partial<ProtocolErrorData> = {}, options?: ErrorOptions) {
     super(message, options);
     this.data = { ...data, issues: data.issues ?? [] };

@@ -10,6 +10,7 @@ export class ResourceNotFoundError extends RpcError {
   override name = 'ResourceNotFoundError';
   readonly uri: string;
 
+  /** The server has no resource `uri`; `error` is its answer. */
   constructor(uri: string, error: RpcError) {
     super(error.code, error.rpcMessage, error.data, error.method, { cause: error });
     this.uri = uri;

@@ -10,6 +10,7 @@ export class RpcError extends McpError {
   /** The error message exactly as sent on the wire. */
   readonly rpcMessage: string;
 
+  /** The JSON-RPC error the server answered `method` with. */
   constructor(code: number, message: string, data?: unknown, method?: string, options?: ErrorOptions) {
     super(method ? `${method}: ${message} (${code})` : `${message} (${code})`, options);
     this.code = code;

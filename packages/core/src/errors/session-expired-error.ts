@@ -15,6 +15,7 @@ export class SessionExpiredError extends McpError {
    */
   readonly delivered: boolean;
 
+  /** The session at `url` is gone (HTTP 404); `delivered`: the request may have run. */
   constructor(url: string, options?: { readonly delivered?: boolean }) {
     super(`the MCP session at ${url} expired (HTTP 404)${options?.delivered ? ' before the response arrived' : ''}`);
     this.url = url;

@@ -29,6 +29,7 @@ export class SkillVerificationError extends McpError {
   /** For `frontmatter`: the fields that differ between the file and the entry. */
   readonly fields?: readonly string[];
 
+  /** `details`: which skill and file, why, and what was expected against what arrived. */
   constructor(
     details: {
       skill: string;

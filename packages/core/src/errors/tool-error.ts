@@ -7,6 +7,7 @@ export class ToolError extends McpError {
   readonly tool: string;
   readonly result: ToolResult;
 
+  /** `tool` answered `result` with `isError: true`. */
   constructor(tool: string, result: ToolResult) {
     super(`tool ${tool} failed${result.text ? `: ${result.text}` : ''}`);
     this.tool = tool;

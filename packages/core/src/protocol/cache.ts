@@ -12,6 +12,7 @@ export const CacheScopeSchema = v.pipe(
   v.unknown(),
   v.transform((scope): (typeof CACHE_SCOPES)[number] => (scope === 'public' ? 'public' : 'private')),
 );
+/** The output type of {@link CacheScopeSchema}: a value it parsed. */
 export type CacheScope = v.InferOutput<typeof CacheScopeSchema>;
 
 /**
@@ -27,6 +28,7 @@ export const cacheEntries = {
 
 /** Just the cache hints of a result, every other key kept. */
 export const CacheHintsSchema = v.looseObject({ ...cacheEntries });
+/** The output type of {@link CacheHintsSchema}: a value it parsed. */
 export type CacheHints = v.InferOutput<typeof CacheHintsSchema>;
 
 /** How long a result stays fresh, in ms: absent or negative means 0 (2026-07-28 §Caching). */

@@ -13,4 +13,5 @@ export const CancelledNotificationParamsSchema = v.looseObject({
   reason: v.optional(v.string()),
   _meta: v.optional(MetaSchema),
 });
+/** The output type of {@link CancelledNotificationParamsSchema}: a value it parsed. */
 export type CancelledNotificationParams = v.InferOutput<typeof CancelledNotificationParamsSchema>;

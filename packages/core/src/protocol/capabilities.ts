@@ -22,6 +22,7 @@ export const ClientCapabilitiesSchema = v.looseObject({
   tasks: v.optional(JsonObjectSchema),
   extensions: v.optional(SettingsByNameSchema),
 });
+/** The output type of {@link ClientCapabilitiesSchema}: a value it parsed. */
 export type ClientCapabilities = v.InferOutput<typeof ClientCapabilitiesSchema>;
 
 /**
@@ -40,4 +41,5 @@ export const ServerCapabilitiesSchema = v.looseObject({
   tasks: v.optional(JsonObjectSchema),
   extensions: v.optional(SettingsByNameSchema),
 });
+/** The output type of {@link ServerCapabilitiesSchema}: a value it parsed. */
 export type ServerCapabilities = v.InferOutput<typeof ServerCapabilitiesSchema>;

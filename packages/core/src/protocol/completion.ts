@@ -8,6 +8,7 @@ export const PromptReferenceSchema = v.looseObject({
   name: v.string(),
   title: v.optional(v.string()),
 });
+/** The output type of {@link PromptReferenceSchema}: a value it parsed. */
 export type PromptReference = v.InferOutput<typeof PromptReferenceSchema>;
 
 /**
@@ -15,6 +16,7 @@ export type PromptReference = v.InferOutput<typeof PromptReferenceSchema>;
  * `ResourceReference` in 2024-11-05 and 2025-03-26; same shape.
  */
 export const ResourceTemplateReferenceSchema = v.looseObject({ type: v.literal('ref/resource'), uri: v.string() });
+/** The output type of {@link ResourceTemplateReferenceSchema}: a value it parsed. */
 export type ResourceTemplateReference = v.InferOutput<typeof ResourceTemplateReferenceSchema>;
 
 /** `completion/complete` params; `context.arguments` (2025-06-18+) carries values already chosen. */
@@ -24,6 +26,7 @@ export const CompleteRequestParamsSchema = v.looseObject({
   context: v.optional(v.looseObject({ arguments: v.optional(v.record(v.string(), v.string())) })),
   _meta: v.optional(RequestMetaSchema),
 });
+/** The output type of {@link CompleteRequestParamsSchema}: a value it parsed. */
 export type CompleteRequestParams = v.InferOutput<typeof CompleteRequestParamsSchema>;
 
 /** Most values one completion result may hold (all revisions). */
@@ -44,4 +47,5 @@ export const CompleteResultSchema = v.looseObject({
     hasMore: v.optional(v.boolean()),
   }),
 });
+/** The output type of {@link CompleteResultSchema}: a value it parsed. */
 export type CompleteResult = v.InferOutput<typeof CompleteResultSchema>;

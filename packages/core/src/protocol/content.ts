@@ -6,6 +6,7 @@ import { ResourceContentsSchema } from './resource-contents.js';
 
 /** Who a message or piece of content is for. */
 export const RoleSchema = v.picklist(['user', 'assistant']);
+/** The output type of {@link RoleSchema}: a value it parsed. */
 export type Role = v.InferOutput<typeof RoleSchema>;
 
 /**
@@ -18,12 +19,14 @@ export const AnnotationsSchema = v.looseObject({
   priority: v.optional(v.number()),
   lastModified: v.optional(v.string()),
 });
+/** The output type of {@link AnnotationsSchema}: a value it parsed. */
 export type Annotations = v.InferOutput<typeof AnnotationsSchema>;
 
 const decoration = { annotations: v.optional(AnnotationsSchema), _meta: v.optional(MetaSchema) };
 
 /** Text for the model or the user (all revisions). */
 export const TextContentSchema = v.looseObject({ type: v.literal('text'), text: v.string(), ...decoration });
+/** The output type of {@link TextContentSchema}: a value it parsed. */
 export type TextContent = v.InferOutput<typeof TextContentSchema>;
 
 /** A base64 image with its MIME type (all revisions). */
@@ -33,6 +36,7 @@ export const ImageContentSchema = v.looseObject({
   mimeType: v.string(),
   ...decoration,
 });
+/** The output type of {@link ImageContentSchema}: a value it parsed. */
 export type ImageContent = v.InferOutput<typeof ImageContentSchema>;
 
 /** Base64 audio with its MIME type (2025-03-26+). */
@@ -42,6 +46,7 @@ export const AudioContentSchema = v.looseObject({
   mimeType: v.string(),
   ...decoration,
 });
+/** The output type of {@link AudioContentSchema}: a value it parsed. */
 export type AudioContent = v.InferOutput<typeof AudioContentSchema>;
 
 /** A resource's contents inlined into a result or prompt (all revisions). */
@@ -50,6 +55,7 @@ export const EmbeddedResourceSchema = v.looseObject({
   resource: ResourceContentsSchema,
   ...decoration,
 });
+/** The output type of {@link EmbeddedResourceSchema}: a value it parsed. */
 export type EmbeddedResource = v.InferOutput<typeof EmbeddedResourceSchema>;
 
 /**
@@ -67,6 +73,7 @@ export const ResourceLinkSchema = v.looseObject({
   icons: v.optional(IconsSchema),
   ...decoration,
 });
+/** The output type of {@link ResourceLinkSchema}: a value it parsed. */
 export type ResourceLink = v.InferOutput<typeof ResourceLinkSchema>;
 
 /**
@@ -75,6 +82,7 @@ export type ResourceLink = v.InferOutput<typeof ResourceLinkSchema>;
  * pass such parts on, not to fail the whole result.
  */
 export const UnknownContentBlockSchema = v.looseObject({ type: v.string() });
+/** The output type of {@link UnknownContentBlockSchema}: a value it parsed. */
 export type UnknownContentBlock = v.InferOutput<typeof UnknownContentBlockSchema>;
 
 /** The content kinds this SDK validates by shape, keyed by `type`. */
@@ -92,7 +100,9 @@ export const KNOWN_CONTENT_SCHEMAS = {
  * an unknown `type` string passes through as {@link UnknownContentBlock}.
  */
 export const ContentBlockSchema = byTag('type', KNOWN_CONTENT_SCHEMAS, UnknownContentBlockSchema);
+/** A content block of a type this client knows. */
 export type KnownContentBlock = TextContent | ImageContent | AudioContent | EmbeddedResource | ResourceLink;
+/** Any content block: a known type, or an unknown one passed through as it came. */
 export type ContentBlock = KnownContentBlock | UnknownContentBlock;
 
 /** Narrows a parsed part to the kinds this SDK knows, so `switch (block.type)` sees their fields. */

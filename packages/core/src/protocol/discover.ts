@@ -15,4 +15,5 @@ export const DiscoverResultSchema = v.looseObject({
   capabilities: ServerCapabilitiesSchema,
   instructions: v.optional(v.string()),
 });
+/** The output type of {@link DiscoverResultSchema}: a value it parsed. */
 export type DiscoverResult = v.InferOutput<typeof DiscoverResultSchema>;

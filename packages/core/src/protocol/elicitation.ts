@@ -89,6 +89,7 @@ export const PrimitiveSchemaDefinitionSchema = v.lazy((input) => {
   }
   return type === 'boolean' ? BooleanSchemaSchema : NumberSchemaSchema;
 });
+/** The output type of {@link PrimitiveSchemaDefinitionSchema}: a value it parsed. */
 export type PrimitiveSchemaDefinition = v.InferOutput<typeof PrimitiveSchemaDefinitionSchema>;
 
 /** The form a server asks for: an object schema of primitive properties, extra keywords kept. */
@@ -98,6 +99,7 @@ export const ElicitRequestedSchemaSchema = v.looseObject({
   properties: v.record(v.string(), PrimitiveSchemaDefinitionSchema),
   required: v.optional(v.array(v.string())),
 });
+/** The output type of {@link ElicitRequestedSchemaSchema}: a value it parsed. */
 export type ElicitRequestedSchema = v.InferOutput<typeof ElicitRequestedSchemaSchema>;
 
 /** Form mode: in-band answers to `requestedSchema`. `mode` may be absent, which means form. */
@@ -107,6 +109,7 @@ export const ElicitRequestFormParamsSchema = v.looseObject({
   requestedSchema: ElicitRequestedSchemaSchema,
   _meta: v.optional(MetaSchema),
 });
+/** The output type of {@link ElicitRequestFormParamsSchema}: a value it parsed. */
 export type ElicitRequestFormParams = v.InferOutput<typeof ElicitRequestFormParamsSchema>;
 
 /**
@@ -124,13 +127,16 @@ export const urlParamsEntries = {
   elicitationId: v.optional(v.string()),
   _meta: v.optional(MetaSchema),
 };
+/** `elicitation/create` params in URL mode (2025-11-25+): the user visits `url` out of band, after consent. */
 export const ElicitRequestUrlParamsSchema = v.looseObject({ ...urlParamsEntries });
+/** The output type of {@link ElicitRequestUrlParamsSchema}: a value it parsed. */
 export type ElicitRequestUrlParams = v.InferOutput<typeof ElicitRequestUrlParamsSchema>;
 
 /** `elicitation/create` params: `mode: "url"` selects URL mode; anything else is validated as a form. */
 export const ElicitRequestParamsSchema = v.lazy((input) =>
   isJsonObject(input) && input.mode === 'url' ? ElicitRequestUrlParamsSchema : ElicitRequestFormParamsSchema,
 );
+/** `elicitation/create` params: a form, or (`mode: "url"`) a URL to visit. */
 export type ElicitRequestParams = ElicitRequestFormParams | ElicitRequestUrlParams;
 
 /** A submitted form value: string, number, boolean, or (2025-11-25+ multi-select) a string list. */
@@ -145,6 +151,7 @@ export const ElicitResultSchema = v.looseObject({
   action: v.picklist(['accept', 'decline', 'cancel']),
   content: v.optional(v.record(v.string(), ElicitValueSchema)),
 });
+/** The output type of {@link ElicitResultSchema}: a value it parsed. */
 export type ElicitResult = v.InferOutput<typeof ElicitResultSchema>;
 
 /** `notifications/elicitation/complete` (2025-11-25 only): ignore unknown or finished ids. */
@@ -152,4 +159,5 @@ export const ElicitationCompleteNotificationParamsSchema = v.looseObject({
   elicitationId: v.string(),
   _meta: v.optional(MetaSchema),
 });
+/** The output type of {@link ElicitationCompleteNotificationParamsSchema}: a value it parsed. */
 export type ElicitationCompleteNotificationParams = v.InferOutput<typeof ElicitationCompleteNotificationParamsSchema>;

@@ -57,6 +57,7 @@ export const UnsupportedProtocolVersionErrorDataSchema = v.looseObject({
   supported: v.array(v.string()),
   requested: v.optional(v.string()),
 });
+/** The output type of {@link UnsupportedProtocolVersionErrorDataSchema}: a value it parsed. */
 export type UnsupportedProtocolVersionErrorData = v.InferOutput<typeof UnsupportedProtocolVersionErrorDataSchema>;
 
 /**
@@ -73,6 +74,7 @@ export function supportedVersionsIn(data: unknown): string[] | undefined {
 export const MissingRequiredClientCapabilityErrorDataSchema = v.looseObject({
   requiredCapabilities: ClientCapabilitiesSchema,
 });
+/** The output type of {@link MissingRequiredClientCapabilityErrorDataSchema}: a value it parsed. */
 export type MissingRequiredClientCapabilityErrorData = v.InferOutput<
   typeof MissingRequiredClientCapabilityErrorDataSchema
 >;
@@ -81,4 +83,5 @@ export type MissingRequiredClientCapabilityErrorData = v.InferOutput<
 export const UrlElicitationRequiredErrorDataSchema = v.looseObject({
   elicitations: v.array(v.looseObject({ ...urlParamsEntries, elicitationId: v.string() })),
 });
+/** The output type of {@link UrlElicitationRequiredErrorDataSchema}: a value it parsed. */
 export type UrlElicitationRequiredErrorData = v.InferOutput<typeof UrlElicitationRequiredErrorDataSchema>;

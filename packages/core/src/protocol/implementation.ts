@@ -11,6 +11,7 @@ export const IconSchema = v.looseObject({
   sizes: v.optional(v.array(v.string())),
   theme: v.optional(v.picklist(['light', 'dark'])),
 });
+/** The output type of {@link IconSchema}: a value it parsed. */
 export type Icon = v.InferOutput<typeof IconSchema>;
 
 /** `icons` as it appears on implementations, tools, prompts, resources and templates. */
@@ -29,4 +30,5 @@ export const ImplementationSchema = v.looseObject({
   icons: v.optional(IconsSchema),
   websiteUrl: v.optional(v.string()),
 });
+/** The output type of {@link ImplementationSchema}: a value it parsed. */
 export type Implementation = v.InferOutput<typeof ImplementationSchema>;

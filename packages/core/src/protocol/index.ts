@@ -1,5 +1,9 @@
-// The protocol module: valibot schemas and types for every message an MCP client
-// sends or receives, 2024-11-05 through 2026-07-28. Published as `@mcp/core/protocol`.
+/**
+ * The protocol module: valibot schemas and types for every message an MCP client
+ * sends or receives, 2024-11-05 through 2026-07-28. Published as `@mcp/core/protocol`.
+ *
+ * @module @mcp/core/protocol
+ */
 
 export {
   CACHE_SCOPES,

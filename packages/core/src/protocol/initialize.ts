@@ -14,6 +14,7 @@ export const InitializeRequestParamsSchema = v.looseObject({
   clientInfo: ImplementationSchema,
   _meta: v.optional(RequestMetaSchema),
 });
+/** The output type of {@link InitializeRequestParamsSchema}: a value it parsed. */
 export type InitializeRequestParams = v.InferOutput<typeof InitializeRequestParamsSchema>;
 
 /**
@@ -28,4 +29,5 @@ export const InitializeResultSchema = v.looseObject({
   serverInfo: ImplementationSchema,
   instructions: v.optional(v.string()),
 });
+/** The output type of {@link InitializeResultSchema}: a value it parsed. */
 export type InitializeResult = v.InferOutput<typeof InitializeResultSchema>;

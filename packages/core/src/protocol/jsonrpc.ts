@@ -14,7 +14,7 @@ export function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || Number.isInteger(value);
 }
 
-/** Accepts a {@link RequestId}: the one test of an id is {@link isRequestId}. */
+/** Accepts a {@link RequestId}: the one test of an id is `isRequestId`. */
 export const RequestIdSchema = v.custom<RequestId>(isRequestId, 'Invalid type: Expected string or integer');
 
 /** A request: expects exactly one response with the same `id`. MCP params are always an object. */
@@ -24,6 +24,7 @@ export const JsonRpcRequestSchema = v.looseObject({
   method: v.string(),
   params: v.optional(JsonObjectSchema),
 });
+/** The output type of {@link JsonRpcRequestSchema}: a value it parsed. */
 export type JsonRpcRequest = v.InferOutput<typeof JsonRpcRequestSchema>;
 
 /** A notification: no `id`, and never answered. An `id` key makes it malformed. */
@@ -33,6 +34,7 @@ export const JsonRpcNotificationSchema = v.looseObject({
   method: v.string(),
   params: v.optional(JsonObjectSchema),
 });
+/** The output type of {@link JsonRpcNotificationSchema}: a value it parsed. */
 export type JsonRpcNotification = v.InferOutput<typeof JsonRpcNotificationSchema>;
 
 /** A successful response. It carries `result` and no `error`. */
@@ -42,6 +44,7 @@ export const JsonRpcResultResponseSchema = v.looseObject({
   result: JsonObjectSchema,
   error: v.optional(v.never()),
 });
+/** The output type of {@link JsonRpcResultResponseSchema}: a value it parsed. */
 export type JsonRpcResultResponse = v.InferOutput<typeof JsonRpcResultResponseSchema>;
 
 /**
@@ -61,6 +64,7 @@ export const JsonRpcErrorObjectSchema = v.looseObject({
   message: v.string(),
   data: v.optional(v.unknown()),
 });
+/** The output type of {@link JsonRpcErrorObjectSchema}: a value it parsed. */
 export type JsonRpcErrorObject = v.InferOutput<typeof JsonRpcErrorObjectSchema>;
 
 /**
@@ -83,12 +87,14 @@ export const JsonRpcErrorResponseSchema = v.pipe(
   }),
   v.transform(({ id, ...rest }) => (id === null || id === undefined ? rest : { ...rest, id })),
 );
+/** The output type of {@link JsonRpcErrorResponseSchema}: a value it parsed. */
 export type JsonRpcErrorResponse = v.InferOutput<typeof JsonRpcErrorResponseSchema>;
 
 /** Either kind of response; `error` present picks the error shape, so issues name the bad field. */
 export const JsonRpcResponseSchema = v.lazy((input) =>
   isJsonObject(input) && 'error' in input ? JsonRpcErrorResponseSchema : JsonRpcResultResponseSchema,
 );
+/** Either kind of JSON-RPC response: a result or an error. */
 export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
 
 /**
@@ -100,6 +106,7 @@ export const JsonRpcMessageSchema = v.lazy((input) => {
   if (!isJsonObject(input) || !('method' in input)) return JsonRpcResponseSchema;
   return 'id' in input ? JsonRpcRequestSchema : JsonRpcNotificationSchema;
 });
+/** Any single JSON-RPC message: a request, a notification or a response. */
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
 
 /**
@@ -107,6 +114,7 @@ export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcRespo
  * client MUST be able to receive them there (§Transports) and never sends them.
  */
 export const JsonRpcBatchSchema = v.pipe(v.array(JsonRpcMessageSchema), v.minLength(1));
+/** The output type of {@link JsonRpcBatchSchema}: a value it parsed. */
 export type JsonRpcBatch = v.InferOutput<typeof JsonRpcBatchSchema>;
 
 /** True for a request (has `method` and `id`). Narrowing helper for already-validated messages. */

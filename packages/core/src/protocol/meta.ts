@@ -31,7 +31,9 @@ export const META_RELATED_TASK = 'io.modelcontextprotocol/related-task';
 export const META_MODEL_IMMEDIATE_RESPONSE = 'io.modelcontextprotocol/model-immediate-response';
 /** W3C Trace Context and Baggage keys, allowed without a prefix (2026-07-28, SEP-414). */
 export const META_TRACEPARENT = 'traceparent';
+/** W3C Trace Context `tracestate`, allowed in `_meta` without a prefix (2026-07-28, SEP-414). */
 export const META_TRACESTATE = 'tracestate';
+/** W3C Baggage, allowed in `_meta` without a prefix (2026-07-28, SEP-414). */
 export const META_BAGGAGE = 'baggage';
 
 /** `params` with `entries` added to its `_meta`; every other key of both is kept. */

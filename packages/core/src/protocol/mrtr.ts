@@ -49,6 +49,7 @@ export const InputRequestSchema = byTag(
   },
   v.looseObject({ method: v.picklist(INPUT_REQUEST_METHODS) }),
 );
+/** One thing a 2026-07-28 server needs before it can finish: an elicitation, a sampling or a roots request. */
 export type InputRequest =
   | v.InferOutput<typeof ElicitInputRequestSchema>
   | v.InferOutput<typeof CreateMessageInputRequestSchema>
@@ -56,6 +57,7 @@ export type InputRequest =
 
 /** Input requests keyed by server-chosen names; the retry answers every key. */
 export const InputRequestsSchema = v.record(v.string(), InputRequestSchema);
+/** Input requests keyed by server-chosen names. */
 export type InputRequests = Record<string, InputRequest>;
 
 /**
@@ -66,6 +68,7 @@ export const InputResponseSchema = v.lazy((input) => {
   if (isJsonObject(input) && 'action' in input) return ElicitResultSchema;
   return isJsonObject(input) && 'roots' in input ? ListRootsResultSchema : CreateMessageResultSchema;
 });
+/** The client's answer to one input request. */
 export type InputResponse =
   | v.InferOutput<typeof ElicitResultSchema>
   | v.InferOutput<typeof ListRootsResultSchema>
@@ -73,6 +76,7 @@ export type InputResponse =
 
 /** Answers keyed like the `inputRequests` they answer. */
 export const InputResponsesSchema = v.record(v.string(), InputResponseSchema);
+/** Answers keyed like the `inputRequests` they answer. */
 export type InputResponses = Record<string, InputResponse>;
 
 /**
@@ -101,6 +105,7 @@ export const InputRequiredResultSchema = v.pipe(
     'Invalid input_required result: needs inputRequests or requestState',
   ),
 );
+/** The output type of {@link InputRequiredResultSchema}: a value it parsed. */
 export type InputRequiredResult = v.InferOutput<typeof InputRequiredResultSchema>;
 
 /**

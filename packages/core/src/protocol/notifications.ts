@@ -32,4 +32,5 @@ export type NotificationMethod = (typeof NotificationMethod)[keyof typeof Notifi
  * nothing but an optional `_meta`. A list change invalidates the cached list.
  */
 export const ListChangedNotificationParamsSchema = v.looseObject({ _meta: v.optional(MetaSchema) });
+/** The output type of {@link ListChangedNotificationParamsSchema}: a value it parsed. */
 export type ListChangedNotificationParams = v.InferOutput<typeof ListChangedNotificationParamsSchema>;

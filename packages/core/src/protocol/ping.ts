@@ -7,4 +7,5 @@ import { resultEntries } from './result.js';
  * `ping`. Extra keys are kept, never an error.
  */
 export const EmptyResultSchema = v.looseObject({ ...resultEntries });
+/** The output type of {@link EmptyResultSchema}: a value it parsed. */
 export type EmptyResult = v.InferOutput<typeof EmptyResultSchema>;

@@ -21,4 +21,5 @@ export const ProgressNotificationParamsSchema = v.looseObject({
   message: v.optional(v.string()),
   _meta: v.optional(MetaSchema),
 });
+/** The output type of {@link ProgressNotificationParamsSchema}: a value it parsed. */
 export type ProgressNotificationParams = v.InferOutput<typeof ProgressNotificationParamsSchema>;

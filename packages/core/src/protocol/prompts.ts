@@ -14,6 +14,7 @@ export const PromptArgumentSchema = v.looseObject({
   description: v.optional(v.string()),
   required: v.optional(v.boolean()),
 });
+/** The output type of {@link PromptArgumentSchema}: a value it parsed. */
 export type PromptArgument = v.InferOutput<typeof PromptArgumentSchema>;
 
 /** A prompt or prompt template the server offers; `title` 2025-06-18+, `icons` 2025-11-25+. */
@@ -25,10 +26,12 @@ export const PromptSchema = v.looseObject({
   icons: v.optional(IconsSchema),
   _meta: v.optional(MetaSchema),
 });
+/** The output type of {@link PromptSchema}: a value it parsed. */
 export type Prompt = v.InferOutput<typeof PromptSchema>;
 
 /** One message of a prompt: a role and exactly one content block. */
 export const PromptMessageSchema = v.looseObject({ role: RoleSchema, content: ContentBlockSchema });
+/** The output type of {@link PromptMessageSchema}: a value it parsed. */
 export type PromptMessage = v.InferOutput<typeof PromptMessageSchema>;
 
 /** `prompts/list` result: one page, plus cache hints in 2026-07-28. */
@@ -38,6 +41,7 @@ export const ListPromptsResultSchema = v.looseObject({
   ...cacheEntries,
   prompts: v.array(PromptSchema),
 });
+/** The output type of {@link ListPromptsResultSchema}: a value it parsed. */
 export type ListPromptsResult = v.InferOutput<typeof ListPromptsResultSchema>;
 
 /** `prompts/get` params; a 2026-07-28 MRTR retry adds `inputResponses` / `requestState`. */
@@ -47,6 +51,7 @@ export const GetPromptRequestParamsSchema = v.looseObject({
   ...inputResponseEntries,
   _meta: v.optional(RequestMetaSchema),
 });
+/** The output type of {@link GetPromptRequestParamsSchema}: a value it parsed. */
 export type GetPromptRequestParams = v.InferOutput<typeof GetPromptRequestParamsSchema>;
 
 /** A completed `prompts/get`. */
@@ -55,4 +60,5 @@ export const GetPromptResultSchema = v.looseObject({
   description: v.optional(v.string()),
   messages: v.array(PromptMessageSchema),
 });
+/** The output type of {@link GetPromptResultSchema}: a value it parsed. */
 export type GetPromptResult = v.InferOutput<typeof GetPromptResultSchema>;

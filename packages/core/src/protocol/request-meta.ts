@@ -24,7 +24,9 @@ const requestMetaEntries = {
   [META_LOG_LEVEL]: v.optional(LoggingLevelSchema),
 };
 
+/** `_meta` on a request the client sends: the reserved keys typed, any other key passed through. */
 export const RequestMetaSchema = v.looseObject({ ...requestMetaEntries });
+/** The output type of {@link RequestMetaSchema}: a value it parsed. */
 export type RequestMeta = v.InferOutput<typeof RequestMetaSchema>;
 
 /**
@@ -36,10 +38,12 @@ export const ModernRequestMetaSchema = v.looseObject({
   [META_PROTOCOL_VERSION]: v.string(),
   [META_CLIENT_CAPABILITIES]: ClientCapabilitiesSchema,
 });
+/** The output type of {@link ModernRequestMetaSchema}: a value it parsed. */
 export type ModernRequestMeta = v.InferOutput<typeof ModernRequestMetaSchema>;
 
 /** Params of a request that takes nothing but `_meta` (`server/discover`, `ping`, …). */
 export const RequestParamsSchema = v.looseObject({ _meta: v.optional(RequestMetaSchema) });
+/** The output type of {@link RequestParamsSchema}: a value it parsed. */
 export type RequestParams = v.InferOutput<typeof RequestParamsSchema>;
 
 /** Params of the paginated list requests; the cursor is opaque (§Pagination). */
@@ -47,4 +51,5 @@ export const PaginatedRequestParamsSchema = v.looseObject({
   cursor: v.optional(v.string()),
   _meta: v.optional(RequestMetaSchema),
 });
+/** The output type of {@link PaginatedRequestParamsSchema}: a value it parsed. */
 export type PaginatedRequestParams = v.InferOutput<typeof PaginatedRequestParamsSchema>;

@@ -6,10 +6,12 @@ const contentsEntries = { uri: v.string(), mimeType: v.optional(v.string()), _me
 
 /** A resource body as text (all revisions). */
 export const TextResourceContentsSchema = v.looseObject({ ...contentsEntries, text: v.string() });
+/** The output type of {@link TextResourceContentsSchema}: a value it parsed. */
 export type TextResourceContents = v.InferOutput<typeof TextResourceContentsSchema>;
 
 /** A resource body as base64 bytes (all revisions). */
 export const BlobResourceContentsSchema = v.looseObject({ ...contentsEntries, blob: Base64Schema });
+/** The output type of {@link BlobResourceContentsSchema}: a value it parsed. */
 export type BlobResourceContents = v.InferOutput<typeof BlobResourceContentsSchema>;
 
 /**
@@ -21,4 +23,5 @@ export const ResourceContentsSchema = v.lazy((input) =>
     ? BlobResourceContentsSchema
     : TextResourceContentsSchema,
 );
+/** The contents of a resource: text or a base64 blob. */
 export type ResourceContents = TextResourceContents | BlobResourceContents;

@@ -33,10 +33,12 @@ const describedEntries = {
  * since 2025-03-26; `title` and `_meta` since 2025-06-18; `icons` since 2025-11-25.
  */
 export const ResourceSchema = v.looseObject({ uri: v.string(), size: v.optional(v.number()), ...describedEntries });
+/** The output type of {@link ResourceSchema}: a value it parsed. */
 export type Resource = v.InferOutput<typeof ResourceSchema>;
 
 /** A family of resources named by an RFC 6570 URI template. */
 export const ResourceTemplateSchema = v.looseObject({ uriTemplate: v.string(), ...describedEntries });
+/** The output type of {@link ResourceTemplateSchema}: a value it parsed. */
 export type ResourceTemplate = v.InferOutput<typeof ResourceTemplateSchema>;
 
 /** `resources/list` result: one page, plus cache hints in 2026-07-28. */
@@ -46,6 +48,7 @@ export const ListResourcesResultSchema = v.looseObject({
   ...cacheEntries,
   resources: v.array(ResourceSchema),
 });
+/** The output type of {@link ListResourcesResultSchema}: a value it parsed. */
 export type ListResourcesResult = v.InferOutput<typeof ListResourcesResultSchema>;
 
 /** `resources/templates/list` result: one page, plus cache hints in 2026-07-28. */
@@ -55,6 +58,7 @@ export const ListResourceTemplatesResultSchema = v.looseObject({
   ...cacheEntries,
   resourceTemplates: v.array(ResourceTemplateSchema),
 });
+/** The output type of {@link ListResourceTemplatesResultSchema}: a value it parsed. */
 export type ListResourceTemplatesResult = v.InferOutput<typeof ListResourceTemplatesResultSchema>;
 
 /** `resources/read` params; a 2026-07-28 MRTR retry adds `inputResponses` / `requestState`. */
@@ -63,6 +67,7 @@ export const ReadResourceRequestParamsSchema = v.looseObject({
   ...inputResponseEntries,
   _meta: v.optional(RequestMetaSchema),
 });
+/** The output type of {@link ReadResourceRequestParamsSchema}: a value it parsed. */
 export type ReadResourceRequestParams = v.InferOutput<typeof ReadResourceRequestParamsSchema>;
 
 /**
@@ -88,6 +93,7 @@ export type ReadResourceResult = ReadResourceWireResult;
 
 /** Legacy `resources/subscribe` and `resources/unsubscribe` params (removed in 2026-07-28). */
 export const SubscribeRequestParamsSchema = v.looseObject({ uri: v.string(), _meta: v.optional(RequestMetaSchema) });
+/** The output type of {@link SubscribeRequestParamsSchema}: a value it parsed. */
 export type SubscribeRequestParams = v.InferOutput<typeof SubscribeRequestParamsSchema>;
 
 /** `notifications/resources/updated`: `uri` may be a sub-resource of the one subscribed to. */
@@ -95,4 +101,5 @@ export const ResourceUpdatedNotificationParamsSchema = v.looseObject({
   uri: v.string(),
   _meta: v.optional(MetaSchema),
 });
+/** The output type of {@link ResourceUpdatedNotificationParamsSchema}: a value it parsed. */
 export type ResourceUpdatedNotificationParams = v.InferOutput<typeof ResourceUpdatedNotificationParamsSchema>;

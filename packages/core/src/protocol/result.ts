@@ -16,6 +16,7 @@ export const ResultTypeSchema = v.custom<ResultType>(
 
 /** The result types every 2026-07-28 client understands. */
 export const RESULT_TYPE_COMPLETE = 'complete';
+/** The result type of a 2026-07-28 answer that asks for input first (`inputRequests`). */
 export const RESULT_TYPE_INPUT_REQUIRED = 'input_required';
 
 /**
@@ -31,6 +32,7 @@ export const resultEntries = {
 
 /** A result with no known fields: the base of every result, unknown keys kept. */
 export const ResultSchema = v.looseObject({ ...resultEntries });
+/** The output type of {@link ResultSchema}: a value it parsed. */
 export type Result = v.InferOutput<typeof ResultSchema>;
 
 /** The effective result type: a missing `resultType` (pre-2026 servers) means `"complete"` (2026-07-28 §Result). */

@@ -8,12 +8,15 @@ export const RootSchema = v.looseObject({
   name: v.optional(v.string()),
   _meta: v.optional(MetaSchema),
 });
+/** The output type of {@link RootSchema}: a value it parsed. */
 export type Root = v.InferOutput<typeof RootSchema>;
 
 /** The answer to `roots/list`, as a JSON-RPC result (legacy) or an MRTR input response (2026-07-28). */
 export const ListRootsResultSchema = v.looseObject({ ...resultEntries, roots: v.array(RootSchema) });
+/** The output type of {@link ListRootsResultSchema}: a value it parsed. */
 export type ListRootsResult = v.InferOutput<typeof ListRootsResultSchema>;
 
 /** `roots/list` params, from a legacy server request or an MRTR input request: only `_meta`. */
 export const ListRootsRequestParamsSchema = v.looseObject({ _meta: v.optional(MetaSchema) });
+/** The output type of {@link ListRootsRequestParamsSchema}: a value it parsed. */
 export type ListRootsRequestParams = v.InferOutput<typeof ListRootsRequestParamsSchema>;

@@ -20,6 +20,7 @@ export const ToolUseContentSchema = v.looseObject({
   input: JsonObjectSchema,
   _meta: v.optional(MetaSchema),
 });
+/** The output type of {@link ToolUseContentSchema}: a value it parsed. */
 export type ToolUseContent = v.InferOutput<typeof ToolUseContentSchema>;
 
 /** The result of a `tool_use`, matched by `toolUseId` (2025-11-25+). */
@@ -31,6 +32,7 @@ export const ToolResultContentSchema = v.looseObject({
   isError: v.optional(v.boolean()),
   _meta: v.optional(MetaSchema),
 });
+/** The output type of {@link ToolResultContentSchema}: a value it parsed. */
 export type ToolResultContent = v.InferOutput<typeof ToolResultContentSchema>;
 
 /** One content block of a sampling message: text, image, audio (2025-03-26+), tool_use / tool_result (2025-11-25+). */
@@ -45,6 +47,7 @@ export const SamplingContentSchema = byTag(
   },
   UnknownContentBlockSchema,
 );
+/** The output type of {@link SamplingContentSchema}: a value it parsed. */
 export type SamplingContent = v.InferOutput<typeof SamplingContentSchema>;
 
 /** A block, or (2025-11-25+) a list of blocks. */
@@ -58,6 +61,7 @@ export const SamplingMessageSchema = v.looseObject({
   content: SamplingContentOrListSchema,
   _meta: v.optional(MetaSchema),
 });
+/** The output type of {@link SamplingMessageSchema}: a value it parsed. */
 export type SamplingMessage = v.InferOutput<typeof SamplingMessageSchema>;
 
 /** Advisory model choice: name hints in order, then 0–1 priorities. The client MAY ignore all of it. */
@@ -67,10 +71,12 @@ export const ModelPreferencesSchema = v.looseObject({
   speedPriority: v.optional(v.number()),
   intelligencePriority: v.optional(v.number()),
 });
+/** The output type of {@link ModelPreferencesSchema}: a value it parsed. */
 export type ModelPreferences = v.InferOutput<typeof ModelPreferencesSchema>;
 
 /** How the model may use the offered tools (2025-11-25+); absent means `auto`. */
 export const ToolChoiceSchema = v.looseObject({ mode: v.optional(v.picklist(['auto', 'required', 'none'])) });
+/** The output type of {@link ToolChoiceSchema}: a value it parsed. */
 export type ToolChoice = v.InferOutput<typeof ToolChoiceSchema>;
 
 /**
@@ -92,6 +98,7 @@ export const CreateMessageRequestParamsSchema = v.looseObject({
   task: v.optional(JsonObjectSchema),
   _meta: v.optional(MetaSchema),
 });
+/** The output type of {@link CreateMessageRequestParamsSchema}: a value it parsed. */
 export type CreateMessageRequestParams = v.InferOutput<typeof CreateMessageRequestParamsSchema>;
 
 /**
@@ -105,6 +112,7 @@ export const CreateMessageResultSchema = v.looseObject({
   model: v.string(),
   stopReason: v.optional(v.string()),
 });
+/** The output type of {@link CreateMessageResultSchema}: a value it parsed. */
 export type CreateMessageResult = v.InferOutput<typeof CreateMessageResultSchema>;
 
 /**

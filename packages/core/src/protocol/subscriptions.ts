@@ -17,6 +17,7 @@ export const SubscriptionFilterSchema = v.looseObject({
   resourceSubscriptions: v.optional(v.array(v.string())),
   taskIds: v.optional(v.array(v.string())),
 });
+/** The output type of {@link SubscriptionFilterSchema}: a value it parsed. */
 export type SubscriptionFilter = v.InferOutput<typeof SubscriptionFilterSchema>;
 
 /** `subscriptions/listen` params; `notifications` is required. */
@@ -24,10 +25,12 @@ export const SubscriptionsListenRequestParamsSchema = v.looseObject({
   notifications: SubscriptionFilterSchema,
   _meta: v.optional(RequestMetaSchema),
 });
+/** The output type of {@link SubscriptionsListenRequestParamsSchema}: a value it parsed. */
 export type SubscriptionsListenRequestParams = v.InferOutput<typeof SubscriptionsListenRequestParamsSchema>;
 
 /** `_meta` naming the listen request a message belongs to; other keys kept. */
 export const SubscriptionMetaSchema = v.looseObject({ [META_SUBSCRIPTION_ID]: RequestIdSchema });
+/** The output type of {@link SubscriptionMetaSchema}: a value it parsed. */
 export type SubscriptionMeta = v.InferOutput<typeof SubscriptionMetaSchema>;
 
 /**
@@ -38,12 +41,14 @@ export const SubscriptionsAcknowledgedNotificationParamsSchema = v.looseObject({
   notifications: SubscriptionFilterSchema,
   _meta: SubscriptionMetaSchema,
 });
+/** The output type of {@link SubscriptionsAcknowledgedNotificationParamsSchema}: a value it parsed. */
 export type SubscriptionsAcknowledgedNotificationParams = v.InferOutput<
   typeof SubscriptionsAcknowledgedNotificationParamsSchema
 >;
 
 /** The result that ends a listen stream gracefully (e.g. server shutdown); otherwise empty. */
 export const SubscriptionsListenResultSchema = v.looseObject({ ...resultEntries, _meta: SubscriptionMetaSchema });
+/** The output type of {@link SubscriptionsListenResultSchema}: a value it parsed. */
 export type SubscriptionsListenResult = v.InferOutput<typeof SubscriptionsListenResultSchema>;
 
 /**

@@ -9,6 +9,7 @@ export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 /** Task lifecycle states; `completed`, `failed` and `cancelled` are terminal. */
 export const TaskStatusSchema = v.picklist(['working', 'input_required', 'completed', 'failed', 'cancelled']);
+/** The output type of {@link TaskStatusSchema}: a value it parsed. */
 export type TaskStatus = v.InferOutput<typeof TaskStatusSchema>;
 
 /**
@@ -35,15 +36,19 @@ const taskEntries = {
   ttl: TtlSchema,
   pollInterval: v.optional(v.number()),
 };
+/** A 2025-11-25 (experimental) task: its state, `ttl` (ms to keep results, `null` = unlimited) and `pollInterval`. */
 export const TaskSchema = v.looseObject({ ...taskEntries });
+/** The output type of {@link TaskSchema}: a value it parsed. */
 export type Task = v.InferOutput<typeof TaskSchema>;
 
 /** 2025-11-25: the answer to a task-augmented request. */
 export const CreateTaskResultSchema = v.looseObject({ ...resultEntries, task: TaskSchema });
+/** The output type of {@link CreateTaskResultSchema}: a value it parsed. */
 export type CreateTaskResult = v.InferOutput<typeof CreateTaskResultSchema>;
 
 /** 2025-11-25: `tasks/get` and `tasks/cancel` results are the task itself. */
 export const GetTaskResultSchema = v.looseObject({ ...resultEntries, ...taskEntries });
+/** The output type of {@link GetTaskResultSchema}: a value it parsed. */
 export type GetTaskResult = v.InferOutput<typeof GetTaskResultSchema>;
 
 /** 2025-11-25: one page of `tasks/list`. */
@@ -52,10 +57,12 @@ export const ListTasksResultSchema = v.looseObject({
   ...paginatedEntries,
   tasks: v.array(TaskSchema),
 });
+/** The output type of {@link ListTasksResultSchema}: a value it parsed. */
 export type ListTasksResult = v.InferOutput<typeof ListTasksResultSchema>;
 
 /** Params of `tasks/get`, `tasks/result`, `tasks/cancel` (both eras). */
 export const TaskIdParamsSchema = v.looseObject({ taskId: v.string(), _meta: v.optional(JsonObjectSchema) });
+/** The output type of {@link TaskIdParamsSchema}: a value it parsed. */
 export type TaskIdParams = v.InferOutput<typeof TaskIdParamsSchema>;
 
 /** The fields of a 2026-07-28 task (building block: spread into fresh literals only, see `resultEntries`). */
@@ -71,6 +78,7 @@ export const CreateTaskExtensionResultSchema = v.looseObject({
   resultType: v.literal('task'),
   ...extensionTaskEntries,
 });
+/** The output type of {@link CreateTaskExtensionResultSchema}: a value it parsed. */
 export type CreateTaskExtensionResult = v.InferOutput<typeof CreateTaskExtensionResultSchema>;
 
 /**
@@ -85,6 +93,7 @@ export const DetailedTaskSchema = v.looseObject({
   result: v.optional(JsonObjectSchema),
   error: v.optional(JsonRpcErrorObjectSchema),
 });
+/** The output type of {@link DetailedTaskSchema}: a value it parsed. */
 export type DetailedTask = v.InferOutput<typeof DetailedTaskSchema>;
 
 /** 2026-07-28 Tasks extension `tasks/update` params: answers to a task's `inputRequests`. */
@@ -93,6 +102,7 @@ export const UpdateTaskRequestParamsSchema = v.looseObject({
   inputResponses: InputResponsesSchema,
   _meta: v.optional(JsonObjectSchema),
 });
+/** The output type of {@link UpdateTaskRequestParamsSchema}: a value it parsed. */
 export type UpdateTaskRequestParams = v.InferOutput<typeof UpdateTaskRequestParamsSchema>;
 
 /**

@@ -14,12 +14,14 @@ export const ToolAnnotationsSchema = v.looseObject({
   idempotentHint: v.optional(v.boolean()),
   openWorldHint: v.optional(v.boolean()),
 });
+/** The output type of {@link ToolAnnotationsSchema}: a value it parsed. */
 export type ToolAnnotations = v.InferOutput<typeof ToolAnnotationsSchema>;
 
 /** 2025-11-25 `execution`: whether `tools/call` may or must be task-augmented. */
 export const ToolExecutionSchema = v.looseObject({
   taskSupport: v.optional(v.picklist(['forbidden', 'optional', 'required'])),
 });
+/** The output type of {@link ToolExecutionSchema}: a value it parsed. */
 export type ToolExecution = v.InferOutput<typeof ToolExecutionSchema>;
 
 /**
@@ -40,4 +42,5 @@ export const ToolSchema = v.looseObject({
   execution: v.optional(ToolExecutionSchema),
   _meta: v.optional(MetaSchema),
 });
+/** The output type of {@link ToolSchema}: a value it parsed. */
 export type Tool = v.InferOutput<typeof ToolSchema>;

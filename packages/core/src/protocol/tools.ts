@@ -23,10 +23,12 @@ export const ListToolsResultSchema = v.looseObject({
   ...cacheEntries,
   tools: v.array(ToolSchema),
 });
+/** The output type of {@link ListToolsResultSchema}: a value it parsed. */
 export type ListToolsResult = v.InferOutput<typeof ListToolsResultSchema>;
 
 /** 2025-11-25 task augmentation of a request: ask the server to run it as a task, kept `ttl` ms. */
 export const TaskMetadataSchema = v.looseObject({ ttl: v.optional(v.number()) });
+/** The output type of {@link TaskMetadataSchema}: a value it parsed. */
 export type TaskMetadata = v.InferOutput<typeof TaskMetadataSchema>;
 
 /**
@@ -40,6 +42,7 @@ export const CallToolRequestParamsSchema = v.looseObject({
   ...inputResponseEntries,
   _meta: v.optional(RequestMetaSchema),
 });
+/** The output type of {@link CallToolRequestParamsSchema}: a value it parsed. */
 export type CallToolRequestParams = v.InferOutput<typeof CallToolRequestParamsSchema>;
 
 /**
@@ -54,6 +57,7 @@ export const CallToolResultSchema = v.looseObject({
   structuredContent: v.optional(v.unknown()),
   isError: v.optional(v.boolean()),
 });
+/** The output type of {@link CallToolResultSchema}: a value it parsed. */
 export type CallToolResult = v.InferOutput<typeof CallToolResultSchema>;
 
 /**

@@ -15,6 +15,8 @@
  *   const skill = await loadSkill(client, skills[0]); // throws SkillVerificationError on any mismatch
  * }
  * ```
+ *
+ * @module @mcp/core/skills
  */
 export { SkillVerificationError, type SkillVerificationReason } from '../errors/skill-verification-error.js';
 export { SKILLS_EXTENSION, serverHasSkills, serverReadsDirectories } from './extension.js';

@@ -27,7 +27,7 @@ export interface ReadDirectoryOptions extends CallOptions {
  *
  * Only what lies directly under `uri` is taken, once: a server listing another
  * skill's file, a `file:` or `https:` URI, a grandchild or a dot segment as a
- * child must not lead the host there (see {@link directChildren}); each such
+ * child must not lead the host there (see `directChildren`); each such
  * entry goes to `onInvalidEntry` instead.
  *
  * A directory read is a live view, not part of a skill's entry: while acting on

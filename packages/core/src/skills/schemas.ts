@@ -14,6 +14,7 @@ export const SkillResourceSchema = v.looseObject({
   size: v.pipe(v.number(), v.integer(), v.minValue(0)),
 });
 
+/** One file of a skill, with what its raw bytes must hash to (`digest`) and measure (`size`). */
 export type SkillResource = v.InferOutput<typeof SkillResourceSchema>;
 
 /** Frontmatter fields by name; `name` and `description` are always strings. */

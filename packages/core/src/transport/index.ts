@@ -1,6 +1,10 @@
-// The transport contract, published as `@mcp/core/transport`: what a transport
-// author implements (`Transport`) and the pieces one is built from. Apps that
-// only pick a transport need none of it; the main entry has the transports.
+/**
+ * The transport contract, published as `@mcp/core/transport`: what a transport
+ * author implements (`Transport`) and the pieces one is built from. Apps that
+ * only pick a transport need none of it; the main entry has the transports.
+ *
+ * @module @mcp/core/transport
+ */
 
 export type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 export type { AuthProvider, AuthRequest } from './auth-provider.js';

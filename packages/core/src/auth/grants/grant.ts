@@ -58,6 +58,7 @@ export interface AssertionTarget {
  */
 export interface JwtBearerGrant extends MachineClient {
   readonly type: 'jwt_bearer';
+  /** Returns a fresh JWT for `target` (its `aud` the issuer); called at every token request. */
   readonly assertion: (target: AssertionTarget) => Promise<string>;
 }
 

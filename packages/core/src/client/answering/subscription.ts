@@ -105,10 +105,12 @@ export class Subscription implements AsyncIterable<ListenEvent>, AsyncDisposable
     else this.#events.end();
   }
 
+  /** True once the subscription ended: closed by the app, the client, or for good by an error. */
   get closed(): boolean {
     return this.#events.closed;
   }
 
+  /** Ends the subscription (iteration stops) and stops listening on the server. Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#events.end();
@@ -117,6 +119,7 @@ export class Subscription implements AsyncIterable<ListenEvent>, AsyncDisposable
     return this.#closing;
   }
 
+  /** The events, in order: `for await (const event of subscription)`. */
   [Symbol.asyncIterator](): AsyncIterator<ListenEvent> {
     const events = this.#events[Symbol.asyncIterator]();
     return {
@@ -130,6 +133,7 @@ export class Subscription implements AsyncIterable<ListenEvent>, AsyncDisposable
     return result;
   };
 
+  /** `await using subscription = …` closes it at the end of the scope. */
   [asyncDispose](): Promise<void> {
     return this.close();
   }

@@ -70,6 +70,7 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
   #legacy: LegacySseSession | undefined;
   #closing: Promise<void> | undefined;
 
+  /** A transport to the MCP endpoint at `url`; nothing is sent until the client connects. */
   constructor(url: string | URL, options: StreamableHttpTransportOptions = {}) {
     this.#options = options;
     this.#http = new HttpRequester(new URL(url), options);
