@@ -1,0 +1,171 @@
+// One agent per user: a Durable Object that keeps the user's MCP session,
+// OAuth state and background tasks, and answers each message with an AI SDK
+// tool loop over the MCP server's tools.
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { mcpToolSet } from '@mcp/ai-sdk';
+import { AuthError, Client, OAuthProvider, StreamableHttpTransport } from '@mcp/core';
+import { generateText, stepCountIs } from 'ai';
+import { backgroundTools } from './background-tools.js';
+import { durableOAuthStore, loadSession, loadTasks, saveSession, saveTasks } from './durable-state.js';
+
+/** Model steps per message (each a model call, most followed by tool calls); the loop stops there. */
+export const MAX_STEPS = 8;
+
+/** Longest message accepted, in characters; a longer one gets 413 before anything else runs. */
+export const MAX_MESSAGE_CHARS = 8_000;
+
+const CLIENT_INFO = { name: 'worker-agent-example', version: '1.0.0' };
+
+const SYSTEM =
+  'You are an assistant with the tools of an MCP server. For long work use background_start, ' +
+  'and background_check in a later turn to collect the result.';
+
+/**
+ * @typedef {object} Env
+ * @property {string} MCP_URL the MCP server's Streamable HTTP endpoint
+ * @property {string} MODEL_BASE_URL an OpenAI-compatible API, e.g. https://api.example.com/v1
+ * @property {string} [MODEL_API_KEY] sent as `Authorization: Bearer …`
+ * @property {string} MODEL_ID the model to ask for
+ */
+
+export class AgentObject {
+  #queue = Promise.resolve();
+
+  /** @param {DurableObjectState} ctx @param {Env} env */
+  constructor(ctx, env) {
+    this.ctx = ctx;
+    this.env = env;
+  }
+
+  /**
+   * One request at a time, so two messages never run a tool loop on the same
+   * session, tokens and task list at once. Routes: `POST /chat/<user>`
+   * `{message}`, `GET /callback/<user>?code=…&state=…`.
+   * @param {Request} request
+   */
+  fetch(request) {
+    const run = this.#queue.then(() => this.#route(request));
+    this.#queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  /** @param {Request} request */
+  async #route(request) {
+    const url = new URL(request.url);
+    const [, route, user] = url.pathname.split('/');
+    const redirectUri = `${url.origin}/callback/${user}`;
+    if (route === 'chat' && request.method === 'POST') return this.#chat(request, redirectUri);
+    if (route === 'callback') return this.#callback(url, redirectUri);
+    return Response.json({ error: 'not found' }, { status: 404 });
+  }
+
+  /**
+   * Answers one message: connect (resuming the stored session), list the
+   * server's tools, run the tool loop, store what changed.
+   * @param {Request} request
+   * @param {string} redirectUri
+   */
+  async #chat(request, redirectUri) {
+    const body = await request.json().catch(() => null);
+    const message = body?.message;
+    if (typeof message !== 'string' || message === '') {
+      return Response.json({ error: 'the body must be {"message": "<text>"}' }, { status: 400 });
+    }
+    if (message.length > MAX_MESSAGE_CHARS) {
+      return Response.json({ error: `message over ${MAX_MESSAGE_CHARS} characters` }, { status: 413 });
+    }
+
+    const storage = this.ctx.storage;
+    const [stored, tasks] = await Promise.all([loadSession(storage), loadTasks(storage)]);
+    const tasksBefore = JSON.stringify(tasks);
+    /** @type {string | undefined} */
+    let authorizationUrl;
+    const auth = this.#oauth(redirectUri, async (url) => {
+      authorizationUrl = url.href;
+      // The user authorizes in a browser; /callback finishes it in another invocation.
+      throw new AuthError('redirect_started', 'the user was sent to the authorization server');
+    });
+    const transport = new StreamableHttpTransport(this.env.MCP_URL, {
+      auth,
+      // Nobody would read a standalone GET stream once this invocation returns.
+      standaloneStream: false,
+      // The session outlives this client: no DELETE on close.
+      endSessionOnClose: false,
+    });
+    const client = new Client(transport, { clientInfo: CLIENT_INFO, ...(stored && { resume: stored }) });
+    try {
+      await client.connect();
+      const tools = { ...(await mcpToolSet(client)), ...backgroundTools(client, tasks) };
+      const result = await generateText({
+        model: this.#model(),
+        system: SYSTEM,
+        prompt: message,
+        tools,
+        stopWhen: stepCountIs(MAX_STEPS),
+      });
+      if (authorizationUrl) return needsAuthorization(authorizationUrl);
+      return Response.json({
+        text: result.text,
+        finishReason: result.finishReason,
+        steps: result.steps.length,
+        toolCalls: result.steps.flatMap((step) => step.toolCalls.map((call) => call.toolName)),
+      });
+    } catch (error) {
+      if (authorizationUrl) return needsAuthorization(authorizationUrl);
+      const { name, message: text } = /** @type {Error} */ (error);
+      return Response.json({ error: `${name}: ${text}` }, { status: 502 });
+    } finally {
+      await saveSession(storage, client.session, stored);
+      if (JSON.stringify(tasks) !== tasksBefore) await saveTasks(storage, tasks);
+      await client.close();
+    }
+  }
+
+  /**
+   * The redirect URI: the provider finds the pending authorization by `state`
+   * in this object's storage, checks `iss`, redeems the code, stores the tokens.
+   * @param {URL} url
+   * @param {string} redirectUri
+   */
+  async #callback(url, redirectUri) {
+    const auth = this.#oauth(redirectUri, () => Promise.reject(new Error('not during a callback')));
+    try {
+      await auth.finishAuthorization(url);
+    } catch (error) {
+      return Response.json({ error: `${error.name}: ${error.message}` }, { status: 400 });
+    }
+    return Response.json({ authorized: true });
+  }
+
+  /**
+   * @param {string} redirectUri
+   * @param {import('@mcp/core').AuthorizeHandler} authorize
+   */
+  #oauth(redirectUri, authorize) {
+    return new OAuthProvider({
+      store: durableOAuthStore(this.ctx.storage),
+      redirectUri,
+      clientMetadata: { client_name: 'MCP agent Worker example', application_type: 'web' },
+      authorize,
+    });
+  }
+
+  #model() {
+    const { MODEL_BASE_URL, MODEL_API_KEY, MODEL_ID } = this.env;
+    const provider = createOpenAICompatible({
+      name: 'model',
+      baseURL: MODEL_BASE_URL,
+      ...(MODEL_API_KEY && { apiKey: MODEL_API_KEY }),
+      includeUsage: true,
+    });
+    return provider(MODEL_ID);
+  }
+}
+
+/** @param {string} url where to send the user */
+function needsAuthorization(url) {
+  return Response.json({ authorize: url }, { status: 401 });
+}

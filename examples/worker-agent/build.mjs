@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// Bundles the Worker into one ES module, as `wrangler deploy` would: `ai`,
+// `@ai-sdk/openai-compatible`, `@mcp/ai-sdk` and `@mcp/core` (their built
+// `dist`, so run `pnpm build` first) all inlined.
+//
+//   node examples/worker-agent/build.mjs [outfile]   (default examples/worker-agent/dist/worker.js)
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * @param {string} [outfile]
+ * @returns {Promise<string>} the outfile
+ */
+export async function buildWorker(outfile = here('./dist/worker.js')) {
+  await build({
+    entryPoints: [here('./worker.js')],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    // The export conditions wrangler resolves with.
+    conditions: ['workerd', 'worker', 'browser'],
+    target: 'es2022',
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  process.stdout.write(`${await buildWorker(process.argv[2])}\n`);
+}
