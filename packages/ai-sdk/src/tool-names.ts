@@ -32,7 +32,8 @@ export function validToolName(text: string): string {
  *
  * 1. A tool's name is its MCP name, unless `prefixAll` is set or another source
  *    lists the same name: then it is `<source name>__<MCP name>`.
- * 2. The result is made valid ({@link validToolName}).
+ * 2. The result is made valid ({@link validToolName}); when a prefixed name
+ *    is too long, the source's name is cut first, so the tool's stays whole.
  * 3. Names still taken get `_2`, `_3`, … (cut so the whole stays within 64). A
  *    tool whose name needed no change claims it before any tool whose name was
  *    changed, so a tool listed as `a_b` keeps that name over a tool `a.b`.
@@ -53,8 +54,14 @@ export function nameTools(
   const wanted = listings.flatMap((tools, source) =>
     tools.map((tool) => {
       const prefixed = prefixAll || (sourcesOf.get(tool.name)?.size ?? 0) > 1;
-      const full = prefixed ? `${sourceNames[source]}${PREFIX_SEPARATOR}${tool.name}` : tool.name;
-      return { source, tool, full, valid: validToolName(full) };
+      const sourceName = sourceNames[source] ?? '';
+      if (!prefixed) return { source, tool, full: tool.name, valid: validToolName(tool.name) };
+      return {
+        source,
+        tool,
+        full: `${sourceName}${PREFIX_SEPARATOR}${tool.name}`,
+        valid: prefixedName(sourceName, tool.name),
+      };
     }),
   );
   const taken = new Set<string>();
@@ -63,6 +70,13 @@ export function nameTools(
   for (const entry of wanted) if (entry.valid === entry.full) claim(entry);
   for (const entry of wanted) if (entry.valid !== entry.full) claim(entry);
   return wanted.map((entry) => ({ source: entry.source, tool: entry.tool, name: names.get(entry) ?? entry.valid }));
+}
+
+/** `<source>__<tool>` made valid; past 64 characters the source's part is cut first, so the tool's name stays whole. */
+function prefixedName(source: string, tool: string): string {
+  const validTool = validToolName(tool);
+  const room = Math.max(1, MAX_TOOL_NAME_LENGTH - PREFIX_SEPARATOR.length - validTool.length);
+  return validToolName(`${validToolName(source).slice(0, room)}${PREFIX_SEPARATOR}${validTool}`);
 }
 
 /** `name`, or the first of `name_2`, `name_3`, … not in `taken` (then added to it). */

@@ -1,4 +1,4 @@
-import { ToolError } from '@mcp/core';
+import { McpError, ToolError } from '@mcp/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 // @ts-expect-error test-servers/ is plain JS without declarations
 import { PNG_BASE64, REFERENCE_TOOL_NAMES, WAV_BASE64 } from '../../../test-servers/reference/fixtures.mjs';
@@ -136,6 +136,23 @@ describe.each(loopModes)(`mcpToolSet in a %s loop (ai ${aiMajor})`, (mode) => {
     expect(output).toMatchObject({ structuredContent: { sum: 5 }, text: '5', isError: false });
   });
 
+  it('passes callOptions to each call: its timeout fails the call, cancels it, and the model reads why', async () => {
+    const started = await peer();
+    const tools = await mcpToolSet(started.client, { callOptions: { timeout: 100 } });
+    const { model, prompts } = scriptedModel([
+      { calls: [{ toolName: 'slow', input: { steps: 100, intervalMs: 50 } }] },
+    ]);
+    const result = await runLoop(mode, model, tools);
+
+    const failure = result.steps[0]?.content.find((part) => part.type === 'tool-error');
+    expect((failure?.error as Error | undefined)?.name).toBe('TimeoutError');
+    expect(toolResultsIn(prompts[1])[0]?.output).toMatchObject({
+      type: 'error-text',
+      value: expect.stringContaining('timed out after 100 ms'),
+    });
+    expect(started.received).toContainEqual(expect.objectContaining({ method: 'notifications/cancelled' }));
+  });
+
   it('prefixes names two servers share with each record key, and calls the right server', async () => {
     const [first, second] = [await peer(), await peer()];
     const tools = await mcpToolSet({ alpha: first.client, beta: second.client });
@@ -172,5 +189,82 @@ describe.each(loopModes)(`mcpToolSet in a %s loop (ai ${aiMajor})`, (mode) => {
     expect(toolResultsIn(second.prompts[1])).toEqual([
       { toolName: 'dynamic-1', output: { type: 'content', value: [{ type: 'text', text: 'dynamic 1' }] } },
     ]);
+  });
+});
+
+describe('mcpToolSet sources', () => {
+  it("prefixes an array's shared names with each server's name, _2 for the second of the same name", async () => {
+    const [first, second] = [await peer(), await peer()];
+    const tools = await mcpToolSet([first.client, second.client]);
+    expect(Object.keys(tools)).toContain('mcp-reference-server__echo');
+    expect(Object.keys(tools)).toContain('mcp-reference-server_2__echo');
+    expect(Object.keys(tools)).toHaveLength(2 * REFERENCE_TOOL_NAMES.length);
+
+    await tools['mcp-reference-server_2__echo']?.execute?.({ text: 'second' }, { toolCallId: 'c1', messages: [] });
+    expect(callsReceived(first)).toEqual([]);
+    expect(callsReceived(second)).toEqual([['echo', { text: 'second' }]]);
+  });
+
+  it('prefixes only the names both servers list', async () => {
+    const full = await peer();
+    const minimal = await referencePeer({ profile: 'minimal' });
+    peers.push(minimal);
+    const tools = await mcpToolSet({ full: full.client, minimal: minimal.client });
+    expect(Object.keys(tools)).toEqual([
+      'full__echo',
+      ...REFERENCE_TOOL_NAMES.filter((name: string) => name !== 'echo'),
+      'minimal__echo',
+    ]);
+  });
+
+  it('prefixes every tool of one client with prefix: true (its server name) or a string', async () => {
+    const { client } = await peer();
+    expect(Object.keys(await mcpToolSet(client, { prefix: true }))).toEqual(
+      REFERENCE_TOOL_NAMES.map((name: string) => `mcp-reference-server__${name}`),
+    );
+    const tools = await mcpToolSet(client, { prefix: 'ref' });
+    expect(Object.keys(tools)).toEqual(REFERENCE_TOOL_NAMES.map((name: string) => `ref__${name}`));
+    expect(tools.ref__echo?.metadata).toEqual({ mcp: { server: 'ref', tool: 'echo' } });
+  });
+
+  it('refuses a string prefix for several clients before listing anything', async () => {
+    const [first, second] = [await peer(), await peer()];
+    const listed = first.received.length;
+    await expect(mcpToolSet([first.client, second.client], { prefix: 'x' })).rejects.toThrow(TypeError);
+    expect(first.received).toHaveLength(listed);
+  });
+});
+
+describe('watchMcpToolSet', () => {
+  it('refresh() lists again at once and resolves with the new set', async () => {
+    const started = await peer();
+    await using watcher = await watchMcpToolSet(started.client);
+    await started.client.callTool('add-tool');
+    expect(Object.keys(await watcher.refresh())).toEqual([...REFERENCE_TOOL_NAMES, 'dynamic-1']);
+    const refreshed = await watcher.refresh();
+    expect(watcher.tools).toBe(refreshed);
+  });
+
+  it('stops following changes once closed', async () => {
+    const started = await peer();
+    let changes = 0;
+    const watcher = await watchMcpToolSet(started.client, { onChange: () => changes++ });
+    const before = watcher.tools;
+    await watcher.close();
+    await started.client.callTool('add-tool');
+    // The server sends list_changed before the call's answer: it has arrived by the end of one more round trip.
+    await started.client.listTools();
+    expect(changes).toBe(0);
+    expect(watcher.tools).toBe(before);
+  });
+
+  it('keeps the last tools when a re-listing fails, and rejects refresh() with the typed error', async () => {
+    const started = await peer();
+    const watcher = await watchMcpToolSet(started.client);
+    const before = watcher.tools;
+    await started.close();
+    await expect(watcher.refresh()).rejects.toBeInstanceOf(McpError);
+    expect(watcher.tools).toBe(before);
+    await watcher.close();
   });
 });
