@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
- * The client benchmark: `node bench/run.mjs [--quick] [--reps N] [--clients a,b] [--transports x,y]`.
+ * The client benchmark: `node bench/run.mjs [--quick | --long] [--reps N] [--clients a,b] [--transports x,y]`.
  *
  * Starts the benchmark servers, then runs every client, each in its own
  * process, alternating clients within each round (A B C … A B C …) so drift
  * on a busy machine falls on all of them alike. Writes the Markdown report to
- * bench/results/latest.md and the raw figures beside it as latest.json.
+ * bench/results/latest.md and the raw figures beside it as latest.json; a
+ * `--long` run (warmed steady state, bench/lib/plan.mjs) to long.md and long.json.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ const here = (/** @type {string} */ path) => fileURLToPath(new URL(path, import.
 const { values: args } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
+    long: { type: 'boolean', default: false },
     reps: { type: 'string' },
     clients: { type: 'string' },
     transports: { type: 'string' },
@@ -35,7 +37,11 @@ for (const dist of ['../packages/core/dist/index.js', '../packages/node-stdio/di
   }
 }
 
-const mode = args.quick ? 'quick' : 'full';
+if (args.quick && args.long) {
+  process.stderr.write('bench: --quick and --long are different runs; give one\n');
+  process.exit(2);
+}
+const mode = args.quick ? 'quick' : args.long ? 'long' : 'full';
 const plan = PLANS[mode];
 const reps = args.reps ? Number(args.reps) : plan.reps;
 const clients = args.clients ? args.clients.split(',') : [...CLIENTS];
@@ -116,7 +122,8 @@ const meta = {
 };
 const report = renderReport({ meta, samples, failures });
 mkdirSync(here('./results'), { recursive: true });
-writeFileSync(here('./results/latest.md'), report);
-writeFileSync(here('./results/latest.json'), `${JSON.stringify({ meta, samples, failures }, null, 1)}\n`);
+const name = mode === 'long' ? 'long' : 'latest';
+writeFileSync(here(`./results/${name}.md`), report);
+writeFileSync(here(`./results/${name}.json`), `${JSON.stringify({ meta, samples, failures }, null, 1)}\n`);
 process.stdout.write(report);
-process.stderr.write(`bench: report written to bench/results/latest.md (${meta.duration})\n`);
+process.stderr.write(`bench: report written to bench/results/${name}.md (${meta.duration})\n`);

@@ -26,7 +26,15 @@ export const TRANSPORT_LABELS = {
  * @property {(transport: TransportName) => import('./workloads.mjs').CallsParams} params
  */
 
-/** @type {Record<'full' | 'quick', Plan>} */
+/**
+ * `full` (the default) and `--quick` measure everything, each figure from a
+ * fresh process: a short run, in which the JIT is still warming. `--long`
+ * measures warmed steady state, calls only: 2,000 warm-up calls before each
+ * measured run, then 15,000 sequential calls and 40,000 with 64 in flight,
+ * long enough that a second run of the same build moves each CPU figure by
+ * less than 5 % (the report prints each figure's spread across rounds).
+ * @type {Record<'full' | 'quick' | 'long', Plan>}
+ */
 export const PLANS = {
   full: {
     reps: 5,
@@ -39,6 +47,12 @@ export const PLANS = {
       inFlight: 64,
       concurrent: transport === 'stdio' ? 3000 : 1280,
     }),
+  },
+  long: {
+    reps: 3,
+    budgetMs: 40 * 60_000,
+    phases: ['calls'],
+    params: () => ({ connects: 1, warmup: 2000, sequential: 15_000, inFlight: 64, concurrent: 40_000 }),
   },
   quick: {
     reps: 2,
