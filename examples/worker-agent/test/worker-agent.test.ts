@@ -146,6 +146,31 @@ function lastTaskReports(): TaskReport[] {
   return (JSON.parse(content ?? '{}') as { tasks: TaskReport[] }).tasks;
 }
 
+type Worker = ReturnType<typeof startWorker>;
+
+/** One invocation in which the model starts `slow-steps` in the background (taskScript); its task id. */
+async function startReport(worker: Worker, user: string): Promise<string> {
+  const answer = await worker.ask(user, 'start the report');
+  expect(answer.toolCalls).toEqual(['background_start']);
+  const [output] = lastToolMessages();
+  const { taskId, status } = JSON.parse(output ?? '{}') as { taskId: string; status: string };
+  expect(taskId).toEqual(expect.any(String));
+  expect(status).toBe('working');
+  return taskId;
+}
+
+/** Invocations in which the model checks the tasks (taskScript), until a report says one ended; those reports. */
+async function checkUntilEnded(worker: Worker, user: string): Promise<TaskReport[]> {
+  let reports: TaskReport[] = [];
+  const ended = async () => {
+    await worker.ask(user, 'check the report');
+    reports = lastTaskReports();
+    return reports.some((report) => report.status !== 'working');
+  };
+  await expect.poll(ended, { timeout: 10_000, interval: 200 }).toBe(true);
+  return reports;
+}
+
 const echoScript: MockScript = [
   { when: { last: 'user', userSays: 'echo' }, call: [{ tool: 'echo', args: { text: 'hello from the model' } }] },
   { when: { last: 'user', userSays: 'break' }, call: [{ tool: 'echo', args: { wrong: 1 } }] },
@@ -216,23 +241,11 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
     const server = await taskServer();
     const worker = startWorker(server.url);
 
-    const started = await worker.ask('cat', 'start the report');
-    expect(started.toolCalls).toEqual(['background_start']);
-    const [startedOutput] = lastToolMessages();
-    const { taskId, status } = JSON.parse(startedOutput ?? '{}') as { taskId: string; status: string };
-    expect(taskId).toEqual(expect.any(String));
-    expect(status).toBe('working');
-
+    const taskId = await startReport(worker, 'cat');
     // Later invocations: the task id comes from the Durable Object, not from the model.
-    await expect
-      .poll(
-        async () => {
-          await worker.ask('cat', 'check the report');
-          return lastTaskReports();
-        },
-        { timeout: 10_000, interval: 200 },
-      )
-      .toMatchObject([{ taskId, tool: 'slow-steps', status: 'completed', text: 'done after 3 steps', isError: false }]);
+    expect(await checkUntilEnded(worker, 'cat')).toMatchObject([
+      { taskId, tool: 'slow-steps', status: 'completed', text: 'done after 3 steps', isError: false },
+    ]);
     expect((await worker.ask('cat', 'check again')).text).toBe('Tasks: {"tasks":[]}');
 
     expect(server.count('initialize')).toBe(1);
@@ -245,22 +258,14 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
     const server = await taskServer();
     const persist = join(scratch, 'restart');
     const first = startWorker(server.url, persist);
-    await first.ask('dan', 'start the report');
-    const [startedOutput] = lastToolMessages();
-    const { taskId } = JSON.parse(startedOutput ?? '{}') as { taskId: string };
+    const taskId = await startReport(first, 'dan');
     await first.dispose();
 
     // Nothing of the first process is left but the Durable Object's storage on disk.
     const second = startWorker(server.url, persist);
-    await expect
-      .poll(
-        async () => {
-          await second.ask('dan', 'check the report');
-          return lastTaskReports();
-        },
-        { timeout: 10_000, interval: 200 },
-      )
-      .toMatchObject([{ taskId, status: 'completed', text: 'done after 3 steps' }]);
+    expect(await checkUntilEnded(second, 'dan')).toMatchObject([
+      { taskId, status: 'completed', text: 'done after 3 steps' },
+    ]);
     // The session, too, came from disk: still one handshake.
     expect(server.count('initialize')).toBe(1);
   });
