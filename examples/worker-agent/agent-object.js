@@ -14,6 +14,9 @@ export const MAX_STEPS = 8;
 /** Longest message accepted, in characters; a longer one gets 413 before anything else runs. */
 export const MAX_MESSAGE_CHARS = 8_000;
 
+/** Largest request body read, in bytes (a message at the limit, escaped, fits); past it, 413 and the rest unread. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
 const CLIENT_INFO = { name: 'worker-agent-example', version: '1.0.0' };
 
 const SYSTEM =
@@ -69,8 +72,9 @@ export class AgentObject {
    * @param {string} redirectUri
    */
   async #chat(request, redirectUri) {
-    const body = await request.json().catch(() => null);
-    const message = body?.message;
+    const text = await readCapped(request, MAX_BODY_BYTES);
+    if (text === undefined) return Response.json({ error: `body over ${MAX_BODY_BYTES} bytes` }, { status: 413 });
+    const message = parseJson(text)?.message;
     if (typeof message !== 'string' || message === '') {
       return Response.json({ error: 'the body must be {"message": "<text>"}' }, { status: 400 });
     }
@@ -168,4 +172,36 @@ export class AgentObject {
 /** @param {string} url where to send the user */
 function needsAuthorization(url) {
   return Response.json({ authorize: url }, { status: 401 });
+}
+
+/** @param {string} text */
+function parseJson(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The body as text, or undefined once it passes `limit` bytes (the rest is not read).
+ * @param {Request} request
+ * @param {number} limit
+ */
+async function readCapped(request, limit) {
+  if (request.body === null) return '';
+  const reader = request.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return undefined;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
 }

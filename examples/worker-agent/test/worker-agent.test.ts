@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AuthServers, startAuthServers } from '../../../test-servers/auth/serve.mjs';
 import { startHttpServers } from '../../../test-servers/http/serve.mjs';
 import { type MockModel, type MockScript, startMockModel } from '../../../test-servers/mock-model/serve.mjs';
-import { MAX_MESSAGE_CHARS, MAX_STEPS } from '../agent-object.js';
+import { MAX_BODY_BYTES, MAX_MESSAGE_CHARS, MAX_STEPS } from '../agent-object.js';
 import { MAX_TASKS } from '../background-tools.js';
 import { buildWorker } from '../build.mjs';
 
@@ -296,11 +296,15 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
     expect(lastTaskReports()).toHaveLength(MAX_TASKS);
   });
 
-  it('refuses a message over the size limit, a bad body and a bad user name, before any model call', async () => {
+  it('refuses a message or body over its limit, a bad body and a bad user name, before any model call', async () => {
     const worker = startWorker((await taskServer()).url);
     const long = await worker.chat('gil', 'x'.repeat(MAX_MESSAGE_CHARS + 1));
     expect(long).toEqual({ status: 413, answer: { error: `message over ${MAX_MESSAGE_CHARS} characters` } });
+    const padded = JSON.stringify({ message: 'hi', padding: 'x'.repeat(MAX_BODY_BYTES) });
+    const big = await worker.send(`${WORKER}/chat/gil`, { method: 'POST', body: padded });
+    expect(big).toEqual({ status: 413, answer: { error: `body over ${MAX_BODY_BYTES} bytes` } });
     expect((await worker.send(`${WORKER}/chat/gil`, { method: 'POST', body: '{}' })).status).toBe(400);
+    expect((await worker.send(`${WORKER}/chat/gil`, { method: 'POST', body: '{' })).status).toBe(400);
     expect((await worker.chat('not a name', 'hi')).status).toBe(400);
     expect(model.requests).toEqual([]);
   });
