@@ -8,6 +8,9 @@ const port = 4173;
  */
 export const HTTP_TEST_SERVERS = { modes: 'http://127.0.0.1:8788', faults: 'http://127.0.0.1:8789' } as const;
 
+/** examples/browser-chat, built by Vite and served by `vite preview` on an origin of its own. */
+export const BROWSER_CHAT_URL = 'http://127.0.0.1:4174';
+
 /**
  * Chromium tests of the built output. Uses Debian's Chromium (/usr/bin/chromium, or
  * CHROMIUM_PATH); Playwright downloads nothing. One worker: the machine has 2 cores.
@@ -50,6 +53,14 @@ export default defineConfig({
       url: `${HTTP_TEST_SERVERS.modes}/health`,
       reuseExistingServer: false,
       timeout: 15_000,
+    },
+    {
+      // Built here, so the test always runs the app as it is now (about 5 s).
+      command:
+        'pnpm --dir examples/browser-chat build && pnpm --dir examples/browser-chat preview --port 4174 --strictPort',
+      url: BROWSER_CHAT_URL,
+      reuseExistingServer: false,
+      timeout: 60_000,
     },
   ],
 });

@@ -1,0 +1,60 @@
+import { type LanguageModel, type ModelMessage, stepCountIs, streamText, type ToolSet } from 'ai';
+import { describeError, el, transcript } from './dom.js';
+import { ToolCard } from './tool-card.js';
+
+/**
+ * How many model steps one user message may take: each step is one model
+ * answer, and a step that calls tools is followed by another with their
+ * results. Past it the turn ends where it is.
+ */
+export const MAX_STEPS = 8;
+
+/**
+ * One turn of the conversation: sends the history plus `text` to the model
+ * with the server's tools, and shows the answer as it streams (text, each tool
+ * call with its progress and result). The turn's messages join `history`, so
+ * the next turn remembers it. Resolves when the turn ends; never rejects.
+ */
+export async function chatTurn(options: {
+  model: LanguageModel;
+  tools: ToolSet;
+  history: ModelMessage[];
+  text: string;
+  cards: Map<string, ToolCard>;
+  signal: AbortSignal;
+}): Promise<void> {
+  const { model, tools, history, text, cards, signal } = options;
+  transcript.add(el('p', { class: 'entry user' }, text));
+  const turn: ModelMessage[] = [...history, { role: 'user', content: text }];
+  let answer: HTMLElement | undefined;
+  try {
+    const result = streamText({ model, tools, messages: turn, stopWhen: stepCountIs(MAX_STEPS), abortSignal: signal });
+    for await (const part of result.fullStream) {
+      switch (part.type) {
+        case 'text-delta':
+          answer ??= transcript.add(el('p', { class: 'entry assistant' }));
+          answer.textContent += part.text;
+          break;
+        case 'tool-call':
+          answer = undefined; // text after the tool call starts a new paragraph
+          cards.set(part.toolCallId, new ToolCard(part.toolName, part.input));
+          break;
+        case 'tool-result':
+          cards.get(part.toolCallId)?.done(part.output);
+          cards.delete(part.toolCallId);
+          break;
+        case 'tool-error':
+          cards.get(part.toolCallId)?.failed(part.error);
+          cards.delete(part.toolCallId);
+          break;
+        case 'error':
+          throw part.error;
+      }
+    }
+    history.push({ role: 'user', content: text }, ...(await result.response).messages);
+  } catch (error) {
+    transcript.add(el('p', { class: 'entry error', role: 'alert' }, describeError(error)));
+  } finally {
+    cards.clear();
+  }
+}
