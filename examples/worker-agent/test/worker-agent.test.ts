@@ -67,14 +67,24 @@ beforeEach(() => {
   model.requests.length = 0;
 });
 
-/** A proxy in front of `target` that records the JSON-RPC method of every message sent to it. */
+/**
+ * A proxy in front of `target` that records the JSON-RPC method and session id of every message sent to
+ * it, and answers 404 (a session the server forgot) for the session ids put in `forgotten`.
+ */
 async function recording(target: string) {
   const methods: string[] = [];
+  const sessions: string[] = [];
+  const forgotten = new Set<string>();
   const proxy = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString();
     if (body) methods.push((JSON.parse(body) as { method?: string }).method ?? '(response)');
+    const session = request.headers['mcp-session-id'];
+    if (typeof session === 'string') {
+      sessions.push(session);
+      if (forgotten.has(session)) return void response.writeHead(404).end();
+    }
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers)) {
       if (typeof value === 'string' && name !== 'host' && name !== 'content-length') headers.set(name, value);
@@ -90,7 +100,7 @@ async function recording(target: string) {
   proxies.push(proxy);
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   const count = (method: string) => methods.filter((seen) => seen === method).length;
-  return { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`, methods, count };
+  return { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`, methods, sessions, forgotten, count };
 }
 
 /** The 2025-11-25 task server (sessions; one task store per session) behind a recording proxy. */
@@ -223,6 +233,27 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
     expect(model.requests.map((request) => [request.authorization, request.body?.model])).toEqual(
       Array(4).fill([`Bearer ${MODEL_KEY}`, 'mock-agent']),
     );
+  });
+
+  it('renews a session the server forgot, and later invocations resume the new one', async () => {
+    model.setScript(echoScript);
+    const server = await taskServer();
+    const worker = startWorker(server.url);
+    await worker.ask('amy', 'please echo');
+    const old = server.sessions.at(-1) ?? '';
+    expect(old).not.toBe('');
+
+    server.forgotten.add(old);
+    expect((await worker.ask('amy', 'echo after the server forgot')).text).toBe(`The tool said: ${ECHOED}`);
+    expect(server.count('initialize')).toBe(2);
+    const renewed = server.sessions.at(-1);
+    expect(renewed).not.toBe(old);
+
+    // The renewed snapshot was stored: the next invocation goes straight to it.
+    const before = server.sessions.length;
+    await worker.ask('amy', 'echo once more');
+    expect(new Set(server.sessions.slice(before))).toEqual(new Set([renewed]));
+    expect(server.count('initialize')).toBe(2);
   });
 
   it('gives the model a tool error to read, and the loop goes on', async () => {
