@@ -3,6 +3,7 @@
  * (`ai` 6 or 7, the app's own copy).
  */
 export {
+  type McpToolCall,
   type McpToolMetadata,
   type McpToolSetOptions,
   type McpToolSource,

@@ -25,10 +25,22 @@ export interface McpToolSetOptions {
   readonly prefix?: boolean | string;
   /**
    * Given to every `tools/call` (`timeout`, `maxTotalTimeout`, `onProgress`,
-   * `validateOutput`, …). Its `signal` and the AI SDK's `abortSignal` both
-   * cancel a call. The listing uses the client's own defaults.
+   * `validateOutput`, …), or a function that makes them for each call (to route
+   * one call's progress by its `toolCallId`, say). Their `signal` and the AI
+   * SDK's `abortSignal` both cancel a call. The listing uses the client's own
+   * defaults.
    */
-  readonly callOptions?: CallOptions;
+  readonly callOptions?: CallOptions | ((call: McpToolCall) => CallOptions);
+}
+
+/** One call the model made, as a `callOptions` function receives it. */
+export interface McpToolCall {
+  /** The AI SDK's id of this tool call. */
+  readonly toolCallId: string;
+  /** The tool's name in the set, as the model called it. */
+  readonly name: string;
+  /** The source's name and the tool's MCP name, as in the tool's `metadata.mcp`. */
+  readonly mcp: McpToolMetadata;
 }
 
 /** What a tool of the set stands for, in its `metadata`: the source's name and the tool's MCP name. */
@@ -97,7 +109,7 @@ export function buildToolSet(
   for (const entry of nameTools(named.names, listings, options.prefix !== undefined && options.prefix !== false)) {
     const client = named.clients[entry.source];
     const server = named.names[entry.source];
-    if (client && server !== undefined) tools[entry.name] = aiTool(client, server, entry, options.callOptions);
+    if (client && server !== undefined) tools[entry.name] = aiTool(client, server, entry, options.callOptions ?? {});
   }
   return tools;
 }
@@ -109,14 +121,24 @@ export function buildToolSet(
  */
 const madeUnderAi7 = new WeakSet<object>();
 
-function aiTool(client: Client, server: string, { tool }: NamedTool, callOptions: CallOptions = {}) {
+function aiTool(
+  client: Client,
+  server: string,
+  { tool, name }: NamedTool,
+  makeCallOptions: NonNullable<McpToolSetOptions['callOptions']>,
+) {
   const title = tool.title ?? tool.annotations?.title;
+  const mcp: McpToolMetadata = { server, tool: tool.name };
   return dynamicTool({
     ...(tool.description === undefined ? {} : { description: tool.description }),
     ...(title === undefined ? {} : { title }),
-    metadata: { mcp: { server, tool: tool.name } satisfies McpToolMetadata },
+    metadata: { mcp: { ...mcp } },
     inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
     async execute(input, options) {
+      const callOptions =
+        typeof makeCallOptions === 'function'
+          ? makeCallOptions({ toolCallId: options.toolCallId, name, mcp })
+          : makeCallOptions;
       const signal = anySignal(callOptions.signal, options.abortSignal);
       const args = (input ?? {}) as Record<string, unknown>;
       const result = await client.callTool(tool.name, args, signal ? { ...callOptions, signal } : callOptions);

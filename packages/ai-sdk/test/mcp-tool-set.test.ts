@@ -153,6 +153,32 @@ describe.each(loopModes)(`mcpToolSet in a %s loop (ai ${aiMajor})`, (mode) => {
     expect(started.received).toContainEqual(expect.objectContaining({ method: 'notifications/cancelled' }));
   });
 
+  it('makes call options for each call from a function, so progress reaches the call it belongs to', async () => {
+    const started = await peer();
+    const progress = new Map<string, number[]>();
+    const tools = await mcpToolSet(started.client, {
+      callOptions: ({ toolCallId, name, mcp }) => ({
+        onProgress: ({ progress: step }) => {
+          const key = `${toolCallId} ${name} ${mcp.server}/${mcp.tool}`;
+          progress.set(key, [...(progress.get(key) ?? []), step]);
+        },
+      }),
+    });
+    const { model } = scriptedModel([
+      {
+        calls: [
+          { toolName: 'slow', input: { steps: 2, intervalMs: 5 } },
+          { toolName: 'slow', input: { steps: 3, intervalMs: 5 } },
+        ],
+      },
+    ]);
+    await runLoop(mode, model, tools);
+    expect(Object.fromEntries(progress)).toEqual({
+      'call-1-0 slow mcp-reference-server/slow': [1, 2],
+      'call-1-1 slow mcp-reference-server/slow': [1, 2, 3],
+    });
+  });
+
   it('prefixes names two servers share with each record key, and calls the right server', async () => {
     const [first, second] = [await peer(), await peer()];
     const tools = await mcpToolSet({ alpha: first.client, beta: second.client });
