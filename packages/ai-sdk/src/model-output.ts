@@ -14,7 +14,7 @@ type ContentPart = Extract<ModelOutput, { type: 'content' }>['value'][number];
 export type MediaStyle = 'ai6' | 'ai7';
 
 /**
- * A tool result as the model reads it:
+ * A tool result as the model reads it (anything that is not one, as JSON):
  * - `structuredContent` present: JSON output of it (the 2025-06-18 spec has the
  *   text parts repeat it for clients without structured output, so the model
  *   would only read it twice);
@@ -25,6 +25,8 @@ export type MediaStyle = 'ai6' | 'ai7';
  *   URI is handed to the AI SDK to download).
  */
 export function toModelOutput(result: ToolResult, style: MediaStyle): ModelOutput {
+  // An output read back from stored messages may be anything the app kept there.
+  if (!Array.isArray(result?.content)) return { type: 'json', value: (result ?? null) as never };
   if (result.structuredContent !== undefined) return { type: 'json', value: result.structuredContent as never };
   if (result.content.length === 0) return { type: 'text', value: '' };
   return { type: 'content', value: result.content.map((block) => toPart(block, style)) };

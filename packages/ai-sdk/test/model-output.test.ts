@@ -61,4 +61,12 @@ describe('toModelOutput', () => {
     });
     expect(toModelOutput(result([], null), 'ai6')).toEqual({ type: 'json', value: null });
   });
+
+  it('gives an output that is not a tool result (one an app stored itself) as JSON', () => {
+    expect(toModelOutput({ answer: 42 } as unknown as ToolResult, 'ai6')).toEqual({
+      type: 'json',
+      value: { answer: 42 },
+    });
+    expect(toModelOutput(undefined as unknown as ToolResult, 'ai6')).toEqual({ type: 'json', value: null });
+  });
 });
