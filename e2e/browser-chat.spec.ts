@@ -91,7 +91,29 @@ test("shows the server's progress while a tool runs", async ({ page }) => {
   await expect(page.locator('.entry.assistant').last()).toHaveText(/^The tool said: .*done after 4 steps/);
 });
 
-test('an elicitation becomes a form; required fields are enforced, and the answer reaches the server', async ({
+test('Stop ends the turn while a tool runs, and the next message works', async ({ page }) => {
+  await openChat(page, [
+    QUOTE_TOOL,
+    { when: { userSays: 'slow' }, call: [{ tool: 'slow', args: { steps: 100, intervalMs: 200 } }] },
+    { reply: 'You said: {{user}}' },
+  ]);
+  await expect(page.getByRole('status')).toHaveText(/Connected/);
+  await send(page, 'Run the slow tool');
+  const card = page.getByRole('region', { name: 'Tool call slow' });
+  await expect(card.locator('.progress-message')).toHaveText(/step \d+ of 100/);
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(card).toHaveAttribute('data-state', 'error');
+  await expect(page.locator('.entry.note').last()).toHaveText('Stopped.');
+  await expect(page.getByRole('button', { name: 'Stop' })).toBeDisabled();
+  const asked = model.requests.length;
+  await send(page, 'hello again');
+  await expect(page.locator('.entry.assistant').last()).toHaveText('You said: hello again');
+  // The stopped turn stayed out of the history: the model saw no half-finished tool call.
+  const messages = model.requests.slice(asked).at(-1)?.body?.messages ?? [];
+  expect(messages.map((message) => message.role)).toEqual(['user']);
+});
+
+test('an elicitation becomes a form; required fields are enforced; accept, decline and cancel reach the server', async ({
   page,
 }) => {
   await openChat(page, [
@@ -116,6 +138,10 @@ test('an elicitation becomes a form; required fields are enforced, and the answe
   const second = page.getByRole('form', { name: 'The server asks' }).nth(1);
   await second.getByRole('button', { name: 'Decline' }).click();
   await expect(page.locator('.entry.assistant').last()).toHaveText(/^The tool said: .*decline/);
+
+  await send(page, 'ask me once more');
+  await page.getByRole('form', { name: 'The server asks' }).nth(2).getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.locator('.entry.assistant').last()).toHaveText(/^The tool said: .*cancel/);
 });
 
 /** Every field kind a form may hold (2025-11-25 elicitation schemas), asked by test-servers/forms. */

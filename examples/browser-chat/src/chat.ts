@@ -13,7 +13,9 @@ export const MAX_STEPS = 8;
  * One turn of the conversation: sends the history plus `text` to the model
  * with the server's tools, and shows the answer as it streams (text, each tool
  * call with its progress and result). The turn's messages join `history`, so
- * the next turn remembers it. Resolves when the turn ends; never rejects.
+ * the next turn remembers it. Resolves when the turn ends, or is stopped
+ * (`signal`: the model stream ends and running tool calls are cancelled on the
+ * server); never rejects.
  */
 export async function chatTurn(options: {
   model: LanguageModel;
@@ -47,6 +49,10 @@ export async function chatTurn(options: {
           cards.get(part.toolCallId)?.failed(part.error);
           cards.delete(part.toolCallId);
           break;
+        case 'abort':
+          for (const card of cards.values()) card.failed('Stopped.');
+          transcript.add(el('p', { class: 'entry note' }, 'Stopped.'));
+          return; // the history keeps only finished turns
         case 'error':
           throw part.error;
       }

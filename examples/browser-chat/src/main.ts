@@ -54,27 +54,37 @@ connectForm.addEventListener('submit', (event) => {
   event.preventDefault();
   const url = (connectForm.elements.namedItem('server') as HTMLInputElement).value.trim();
   start(url).then(
-    () => setPromptEnabled(true),
+    () => setBusy(false),
     (error: unknown) => {
       status.textContent = describeError(error);
-      setPromptEnabled(false);
+      setBusy(false);
     },
   );
 });
 
-function setPromptEnabled(enabled: boolean): void {
-  for (const element of promptForm.elements) (element as HTMLInputElement).disabled = !enabled;
+const textInput = promptForm.elements.namedItem('text') as HTMLTextAreaElement;
+const [sendButton, stopButton] = promptForm.querySelectorAll('button');
+/** Aborts the turn under way: the model stream stops and running tool calls are cancelled on the server. */
+let turn: AbortController | undefined;
+
+/** While a turn runs only Stop works; without a connection nothing does. */
+function setBusy(busy: boolean): void {
+  textInput.disabled = sendButton!.disabled = busy || session === undefined;
+  stopButton!.disabled = !busy;
 }
+
+stopButton!.addEventListener('click', () => turn?.abort());
 
 promptForm.addEventListener('submit', (event) => {
   event.preventDefault();
-  const input = promptForm.elements.namedItem('text') as HTMLTextAreaElement;
-  const text = input.value.trim();
+  const text = textInput.value.trim();
   if (session === undefined || text === '') return;
-  input.value = '';
-  setPromptEnabled(false);
+  textInput.value = '';
+  turn = new AbortController();
+  setBusy(true);
   const { model } = modelFrom(modelSettings());
-  void chatTurn({ model, tools: session.tools, history, text, cards, signal: new AbortController().signal }).finally(
-    () => setPromptEnabled(true),
-  );
+  void chatTurn({ model, tools: session.tools, history, text, cards, signal: turn.signal }).finally(() => {
+    turn = undefined;
+    setBusy(false);
+  });
 });

@@ -42,7 +42,8 @@ export class ToolCard {
   /** The tool failed (an `isError` result, a refused call, a lost connection); the model is told too. */
   failed(error: unknown): void {
     this.element.dataset.state = 'error';
-    this.#output.textContent = error instanceof Error ? `${error.name}: ${error.message}` : json(error);
+    this.#output.textContent =
+      error instanceof Error ? `${error.name}: ${error.message}` : typeof error === 'string' ? error : json(error);
   }
 }
 
