@@ -42,6 +42,7 @@ let model: MockModel;
 let bundle: string;
 let scratch: string;
 const workers: Miniflare[] = [];
+let shared: { server: Awaited<ReturnType<typeof taskServer>>; worker: Worker };
 const proxies: Server[] = [];
 
 beforeAll(async () => {
@@ -55,6 +56,10 @@ beforeAll(async () => {
     startAuthServers(),
     startMockModel({ apiKey: MODEL_KEY }),
   ]);
+  // One workerd for the tests that need no restart (a workerd start takes seconds on two cores);
+  // each test has users of its own, so its own Durable Objects and MCP sessions.
+  const server = await taskServer();
+  shared = { server, worker: startWorker(server.url) };
 });
 afterAll(async () => {
   await Promise.all(workers.map((mf) => mf.dispose()));
@@ -65,6 +70,9 @@ afterAll(async () => {
 });
 beforeEach(() => {
   model.requests.length = 0;
+  shared.server.methods.length = 0;
+  shared.server.sessions.length = 0;
+  shared.server.forgotten.clear();
 });
 
 /**
@@ -202,8 +210,7 @@ const taskScript: MockScript = [
 describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object', () => {
   it('resumes the stored MCP session in later invocations, and the tool result reaches the model', async () => {
     model.setScript(echoScript);
-    const server = await taskServer();
-    const worker = startWorker(server.url);
+    const { server, worker } = shared;
 
     const first = await worker.ask('ann', 'please echo');
     expect(first).toEqual({ text: `The tool said: ${ECHOED}`, finishReason: 'stop', steps: 2, toolCalls: ['echo'] });
@@ -237,8 +244,7 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
 
   it('renews a session the server forgot, and later invocations resume the new one', async () => {
     model.setScript(echoScript);
-    const server = await taskServer();
-    const worker = startWorker(server.url);
+    const { server, worker } = shared;
     await worker.ask('amy', 'please echo');
     const old = server.sessions.at(-1) ?? '';
     expect(old).not.toBe('');
@@ -258,7 +264,7 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
 
   it('gives the model a tool error to read, and the loop goes on', async () => {
     model.setScript(echoScript);
-    const worker = startWorker((await taskServer()).url);
+    const { worker } = shared;
     const answer = await worker.ask('bob', 'break it');
     expect(answer.steps).toBe(2);
     const [toolMessage] = lastToolMessages();
@@ -269,8 +275,7 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
 
   it('starts a long task in one invocation and collects its result in a later one', async () => {
     model.setScript(taskScript);
-    const server = await taskServer();
-    const worker = startWorker(server.url);
+    const { server, worker } = shared;
 
     const taskId = await startReport(worker, 'cat');
     // Later invocations: the task id comes from the Durable Object, not from the model.
@@ -286,7 +291,7 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
 
   it('collects, in a restarted workerd with persisted storage, the task an earlier process started', async () => {
     model.setScript(taskScript);
-    const server = await taskServer();
+    const { server } = shared;
     const persist = join(scratch, 'restart');
     const first = startWorker(server.url, persist);
     const taskId = await startReport(first, 'dan');
@@ -303,7 +308,7 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
 
   it(`stops the tool loop after ${MAX_STEPS} steps`, async () => {
     model.setScript([{ call: [{ tool: 'echo', args: { text: 'again' } }] }]);
-    const worker = startWorker((await taskServer()).url);
+    const { worker } = shared;
     const answer = await worker.ask('eve', 'loop forever');
     expect(answer).toMatchObject({ steps: MAX_STEPS, finishReason: 'tool-calls', text: '' });
     expect(model.requests).toHaveLength(MAX_STEPS);
@@ -316,7 +321,7 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
       { when: { last: 'user', userSays: 'check' }, call: [{ tool: 'background_check' }] },
       { when: { last: 'tool' }, reply: 'ok' },
     ]);
-    const worker = startWorker((await taskServer()).url);
+    const { worker } = shared;
     await worker.ask('fay', 'start many');
     const outputs = lastToolMessages();
     expect(outputs).toHaveLength(MAX_TASKS + 1);
@@ -328,7 +333,7 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
   });
 
   it('refuses a message or body over its limit, a bad body and a bad user name, before any model call', async () => {
-    const worker = startWorker((await taskServer()).url);
+    const { worker } = shared;
     const long = await worker.chat('gil', 'x'.repeat(MAX_MESSAGE_CHARS + 1));
     expect(long).toEqual({ status: 413, answer: { error: `message over ${MAX_MESSAGE_CHARS} characters` } });
     const padded = JSON.stringify({ message: 'hi', padding: 'x'.repeat(MAX_BODY_BYTES) });
@@ -342,7 +347,7 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
 
   it('answers 502 with the error when the model endpoint fails', async () => {
     model.setScript([{ error: { status: 400, message: 'the model refused' } }]);
-    const worker = startWorker((await taskServer()).url);
+    const { worker } = shared;
     const { status, answer } = await worker.chat('hal', 'hi');
     expect(status).toBe(502);
     expect(answer.error).toContain('the model refused');
