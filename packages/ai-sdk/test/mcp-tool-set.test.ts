@@ -1,4 +1,6 @@
-import { McpError, ToolError } from '@mcp/core';
+import { fileURLToPath } from 'node:url';
+import { Client, McpError, ToolError } from '@mcp/core';
+import { StdioTransport } from '@mcp/node-stdio';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 // @ts-expect-error test-servers/ is plain JS without declarations
 import { PNG_BASE64, REFERENCE_TOOL_NAMES, WAV_BASE64 } from '../../../test-servers/reference/fixtures.mjs';
@@ -262,6 +264,21 @@ describe('mcpToolSet sources', () => {
 });
 
 describe('watchMcpToolSet', () => {
+  it('follows a 2026-07-28 server over stdio (subscriptions/listen, tools/list cached for a minute)', async () => {
+    const server = fileURLToPath(new URL('../../../test-servers/stdio.mjs', import.meta.url));
+    await using client = new Client(
+      new StdioTransport({ command: process.execPath, args: [server, '--sdk', 'v2'], stderr: 'ignore' }),
+    );
+    await client.connect();
+    expect(client.era).toBe('modern');
+    await using watcher = await watchMcpToolSet(client);
+    expect(Object.keys(watcher.tools)).not.toContain('dynamic-1');
+
+    const { model } = scriptedModel([{ calls: [{ toolName: 'add-tool', input: {} }] }]);
+    await runLoop('generateText', model, watcher.tools);
+    await vi.waitFor(() => expect(Object.keys(watcher.tools)).toContain('dynamic-1'));
+  });
+
   it('refresh() lists again at once and resolves with the new set', async () => {
     const started = await peer();
     await using watcher = await watchMcpToolSet(started.client);
