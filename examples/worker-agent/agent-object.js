@@ -119,8 +119,8 @@ export class AgentObject {
       });
     } catch (error) {
       if (authorizationUrl) return needsAuthorization(authorizationUrl);
-      const { name, message: text } = /** @type {Error} */ (error);
-      return Response.json({ error: `${name}: ${text}` }, { status: 502 });
+      const { name, message: detail } = /** @type {Error} */ (error);
+      return Response.json({ error: `${name}: ${detail}` }, { status: 502 });
     } finally {
       await saveSession(storage, client.session, stored);
       if (JSON.stringify(tasks) !== tasksBefore) await saveTasks(storage, tasks);
