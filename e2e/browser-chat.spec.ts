@@ -91,12 +91,25 @@ test("shows the server's progress while a tool runs", async ({ page }) => {
   await expect(page.locator('.entry.assistant').last()).toHaveText(/^The tool said: .*done after 4 steps/);
 });
 
-test('Stop ends the turn while a tool runs, and the next message works', async ({ page }) => {
-  await openChat(page, [
-    QUOTE_TOOL,
-    { when: { userSays: 'slow' }, call: [{ tool: 'slow', args: { steps: 100, intervalMs: 200 } }] },
-    { reply: 'You said: {{user}}' },
-  ]);
+test('Stop ends the turn while a tool runs, the server hears the cancellation, and the next message works', async ({
+  page,
+}) => {
+  // A fault-server scenario with no rules: the reference server as it is, with a log of what it received.
+  const created = await fetch(`${HTTP_TEST_SERVERS.faults}/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ inner: 'stateful', rules: [] }),
+  });
+  const scenario = (await created.json()) as { mcp: string; stats: string };
+  await openChat(
+    page,
+    [
+      QUOTE_TOOL,
+      { when: { userSays: 'slow' }, call: [{ tool: 'slow', args: { steps: 100, intervalMs: 200 } }] },
+      { reply: 'You said: {{user}}' },
+    ],
+    scenario.mcp,
+  );
   await expect(page.getByRole('status')).toHaveText(/Connected/);
   await send(page, 'Run the slow tool');
   const card = page.getByRole('region', { name: 'Tool call slow' });
@@ -105,12 +118,17 @@ test('Stop ends the turn while a tool runs, and the next message works', async (
   await expect(card).toHaveAttribute('data-state', 'error');
   await expect(page.locator('.entry.note').last()).toHaveText('Stopped.');
   await expect(page.getByRole('button', { name: 'Stop' })).toBeDisabled();
+  await expect
+    .poll(async () => ((await (await fetch(scenario.stats)).json()) as { methods: Record<string, number> }).methods)
+    .toMatchObject({ 'tools/call': 1, 'notifications/cancelled': 1 });
+
   const asked = model.requests.length;
   await send(page, 'hello again');
   await expect(page.locator('.entry.assistant').last()).toHaveText('You said: hello again');
   // The stopped turn stayed out of the history: the model saw no half-finished tool call.
   const messages = model.requests.slice(asked).at(-1)?.body?.messages ?? [];
   expect(messages.map((message) => message.role)).toEqual(['user']);
+  await fetch(scenario.stats.replace(/\/stats$/, ''), { method: 'DELETE' });
 });
 
 test('an elicitation becomes a form; required fields are enforced; accept, decline and cancel reach the server', async ({
