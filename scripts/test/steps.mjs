@@ -145,6 +145,8 @@ export const steps = [
   check('typecheck-conformance', ['exec', 'tsc', '--noEmit', '-p', 'conformance']),
   // The API reference (typedoc.json): fails on an undocumented public export or a broken link.
   check('docs', ['run', 'docs']),
+  // docs/guides: every ```ts snippet type-checks against the packages' sources.
+  check('typecheck-guides', ['exec', 'node', 'scripts/docs/check-guides.mjs']),
   // docs/spec-coverage.md: every test the table names as proof still exists under that exact title.
   runner(
     'spec-coverage',
