@@ -81,6 +81,9 @@ export async function mcpToolSet(source: McpToolSource, options: McpToolSetOptio
 
 /** The clients of `source` and their names (see {@link McpToolSetOptions.prefix}). */
 export function namedClients(source: McpToolSource, prefix: boolean | string | undefined): NamedClients {
+  if (typeof source !== 'object' || source === null) {
+    throw new TypeError('mcpToolSet: the source is a Client, an array of clients or a record of them');
+  }
   const single = !Array.isArray(source) && isClient(source);
   if (typeof prefix === 'string' && !single) {
     throw new TypeError('mcpToolSet: a string prefix names one client; give several clients as a record instead');
@@ -92,6 +95,9 @@ export function namedClients(source: McpToolSource, prefix: boolean | string | u
   const entries: [string | undefined, Client][] = Array.isArray(source)
     ? source.map((client: Client) => [undefined, client])
     : Object.entries(source as Readonly<Record<string, Client>>);
+  for (const [key, client] of entries) {
+    if (!isClient(client)) throw new TypeError(`mcpToolSet: ${key ?? 'an array item'} is not a Client`);
+  }
   const taken = new Set<string>();
   return {
     clients: entries.map(([, client]) => client),
@@ -157,8 +163,8 @@ function anySignal(a: AbortSignal | undefined, b: AbortSignal | undefined): Abor
   return a && b ? AbortSignal.any([a, b]) : (a ?? b);
 }
 
-function isClient(source: McpToolSource): source is Client {
-  return typeof (source as Partial<Client>).listTools === 'function';
+function isClient(source: unknown): source is Client {
+  return typeof (source as Partial<Client> | null)?.listTools === 'function';
 }
 
 function serverName(client: Client): string {

@@ -255,6 +255,13 @@ describe('mcpToolSet sources', () => {
     expect(tools.ref__echo?.metadata).toEqual({ mcp: { server: 'ref', tool: 'echo' } });
   });
 
+  it('refuses a source that is not clients with a TypeError', async () => {
+    const { client } = await peer();
+    await expect(mcpToolSet(null as never)).rejects.toThrow(TypeError);
+    await expect(mcpToolSet([client, undefined] as never)).rejects.toThrow('an array item is not a Client');
+    await expect(mcpToolSet({ good: client, bad: {} } as never)).rejects.toThrow('bad is not a Client');
+  });
+
   it('refuses a string prefix for several clients before listing anything', async () => {
     const [first, second] = [await peer(), await peer()];
     const listed = first.received.length;
