@@ -131,6 +131,16 @@ test('Stop ends the turn while a tool runs, the server hears the cancellation, a
   await fetch(scenario.stats.replace(/\/stats$/, ''), { method: 'DELETE' });
 });
 
+test('a model that never stops calling tools is cut off after MAX_STEPS (8) steps', async ({ page }) => {
+  await openChat(page, [{ call: [{ tool: 'echo', args: { text: 'again' } }] }]);
+  await expect(page.getByRole('status')).toHaveText(/Connected/);
+  await send(page, 'Loop forever');
+  await expect(page.locator('.entry.note')).toHaveText('Stopped after 8 steps.');
+  await expect(page.getByRole('region', { name: 'Tool call echo' })).toHaveCount(8);
+  expect(model.requests.length - seen).toBe(8);
+  await expect(page.getByRole('button', { name: 'Send' })).toBeEnabled();
+});
+
 test('an elicitation becomes a form; required fields are enforced; accept, decline and cancel reach the server', async ({
   page,
 }) => {

@@ -53,6 +53,12 @@ export async function chatTurn(options: {
           for (const card of cards.values()) card.failed('Stopped.');
           transcript.add(el('p', { class: 'entry note' }, 'Stopped.'));
           return; // the history keeps only finished turns
+        case 'finish':
+          // The model still wanted tools when the step bound ended the turn.
+          if (part.finishReason === 'tool-calls') {
+            transcript.add(el('p', { class: 'entry note' }, `Stopped after ${MAX_STEPS} steps.`));
+          }
+          break;
         case 'error':
           throw part.error;
       }

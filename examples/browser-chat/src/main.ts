@@ -37,16 +37,22 @@ async function start(url: string): Promise<void> {
     elicitation,
     sampling: samplingWithApproval(() => modelFrom(modelSettings())),
   });
-  const listed = await client.listTools();
-  // One onProgress serves every call (mcpToolSet takes one set of call options), so progress goes to
-  // the call started last that is still running: right when the model calls one tool at a time.
-  const tools = await mcpToolSet(client, {
-    callOptions: { onProgress: (progress) => [...cards.values()].at(-1)?.progress(progress) },
-  });
-  session = { client, tools };
-  toolList.replaceChildren(
-    ...listed.map((tool) => el('li', {}, el('code', {}, tool.name), tool.description && ` ${tool.description}`)),
-  );
+  try {
+    // One onProgress serves every call (mcpToolSet takes one set of call options), so progress goes to
+    // the call started last that is still running: right when the model calls one tool at a time.
+    const tools = await mcpToolSet(client, {
+      callOptions: { onProgress: (progress) => [...cards.values()].at(-1)?.progress(progress) },
+    });
+    session = { client, tools };
+    toolList.replaceChildren(
+      ...Object.entries(tools).map(([name, tool]) =>
+        el('li', {}, el('code', {}, name), tool.description !== undefined && ` ${tool.description}`),
+      ),
+    );
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
   status.textContent = `Connected to ${client.serverInfo?.name ?? 'the server'} (${client.protocolVersion}).`;
 }
 
