@@ -2,7 +2,9 @@ import { LimitError, ProtocolError, TransportError } from '@mcp/core';
 
 /** How the child process ended: an exit code, or the signal that killed it. */
 export interface ExitStatus {
+  /** The exit code; null when a signal ended it. */
   readonly code: number | null;
+  /** The signal that ended it (`SIGTERM`, `SIGKILL`), or null. */
   readonly signal: NodeJS.Signals | null;
 }
 

@@ -16,6 +16,7 @@ import { shutdownChild } from './shutdown.js';
 export interface StdioTransportOptions {
   /** The executable, run without a shell: no quoting, globbing or injection. */
   readonly command: string;
+  /** Its arguments, passed as they are. */
   readonly args?: readonly string[];
   /**
    * Variables for the server, on top of the few it inherits: PATH, HOME, USER,
@@ -30,6 +31,7 @@ export interface StdioTransportOptions {
    * and credential of the process that starts it.
    */
   readonly inheritEnv?: boolean;
+  /** Its working directory (default: ours). */
   readonly cwd?: string;
   /**
    * The server's stderr is log text (2025-11-25, Transports, stdio), never a

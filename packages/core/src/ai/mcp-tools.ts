@@ -5,7 +5,9 @@ import type { ToolResult } from '../protocol/tools.js';
 
 /** A server tool in the neutral shape AI toolkits take. */
 export interface McpTool {
+  /** The tool's name on the server. */
   readonly name: string;
+  /** The tool's description, for the model; undefined when the server gave none. */
   readonly description: string | undefined;
   /** The tool's JSON Schema exactly as the server sent it; never re-derived. */
   readonly inputSchema: Readonly<Record<string, unknown>>;

@@ -7,7 +7,9 @@ export type TokenEndpointAuthMethod = 'none' | 'client_secret_basic' | 'client_s
  * Plain JSON, so any store can keep it.
  */
 export interface ClientCredentials {
+  /** The client's id at the authorization server. */
   readonly client_id: string;
+  /** The secret of a confidential client (`client_secret_basic`, `client_secret_post`). */
   readonly client_secret?: string;
   /** From DCR: when the secret expires (seconds since the epoch; 0 or absent: never). A new registration follows. */
   readonly client_secret_expires_at?: number;
@@ -17,5 +19,6 @@ export interface ClientCredentials {
   readonly private_key?: JsonWebKey | string;
   /** JWS algorithm of `private_key` (default ES256; RS256, PS256, ES384… as the key allows). */
   readonly alg?: string;
+  /** The key id to put in the `private_key_jwt` assertion's header. */
   readonly kid?: string;
 }

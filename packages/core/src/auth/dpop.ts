@@ -10,6 +10,7 @@ import type { AuthorizationServerMetadata } from './schemas.js';
  * are bound to it); without one, a non-extractable ES256 pair is made per provider.
  */
 export interface DpopOptions {
+  /** The proof key (see above); a new non-extractable one when absent. */
   readonly keyPair?: CryptoKeyPair;
 }
 

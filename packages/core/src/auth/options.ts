@@ -5,6 +5,7 @@ import type { OAuthStore } from './store.js';
 
 /** Client metadata sent with Dynamic Client Registration (RFC 7591 §2); `redirect_uris` is added. */
 export interface ClientMetadata {
+  /** The name an authorization server shows the user. */
   readonly client_name?: string;
   /** 2026-07-28 (MUST send): `native` for desktop, CLI and localhost apps, `web` for remote browser apps. Default: by the redirect URI. */
   readonly application_type?: 'web' | 'native';

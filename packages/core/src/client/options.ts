@@ -39,6 +39,7 @@ export type SamplingHandler = (
 
 /** A sampling handler plus what it can do; a bare function samples without tools. */
 export interface SamplingOptions {
+  /** Writes the message the server asks the client's model for. */
   readonly handler: SamplingHandler;
   /**
    * The handler can offer the model tools (2025-11-25 on): the client declares
@@ -56,6 +57,7 @@ export type ElicitationHandler = (
 
 /** An elicitation handler plus what it can do; a bare function handles form mode only. */
 export interface ElicitationOptions {
+  /** Asks the user and returns the answer. */
   readonly handler: ElicitationHandler;
   /**
    * The handler can send the user to a URL (URL mode, 2025-11-25 on): it gets
@@ -177,9 +179,13 @@ export interface EraCache {
 export interface ClientOptions {
   /** Who the client is; sent in `initialize` (default: `{ name: '@mcp/core', version }`). */
   readonly clientInfo?: Implementation;
+  /** Answers the server's requests for the client's model (`sampling/createMessage`); declares `sampling`. */
   readonly sampling?: SamplingHandler | SamplingOptions;
+  /** Answers the server's questions for the user (`elicitation/create`); declares `elicitation`. */
   readonly elicitation?: ElicitationHandler | ElicitationOptions;
+  /** The client's roots (`file://` URIs), or a function returning them; declares `roots`. */
   readonly roots?: RootsOption;
+  /** Hears every notification the server sends, by method. */
   readonly onNotification?: NotificationHandler;
   /** Stray or unparsable messages that belong to no call, and dropped notifications, are reported here. */
   readonly onError?: (error: Error) => void;
@@ -206,6 +212,7 @@ export interface ClientOptions {
   readonly maxTotalTimeout?: number;
   /** Capabilities to declare on top of those derived from the handlers (`experimental`, `extensions`). */
   readonly capabilities?: Pick<ClientCapabilities, 'experimental' | 'extensions'>;
+  /** Bounds on what a server can make the client do; each has a default. */
   readonly limits?: ClientLimits;
   /** Continue a session from `client.session` of an earlier client: `connect()` then skips the handshake. */
   readonly resume?: SessionSnapshot;
@@ -222,13 +229,17 @@ export interface ClientOptions {
 
 /** Progress the server reported for a call. */
 export interface Progress {
+  /** How far along, in the server's unit; it only grows. */
   readonly progress: number;
+  /** The value `progress` reaches at the end, when known. */
   readonly total?: number;
+  /** A status line from the server. */
   readonly message?: string;
 }
 
 /** Options every request method takes. */
 export interface CallOptions {
+  /** Aborts the call: it rejects with the signal's reason and is cancelled on the wire. */
   readonly signal?: AbortSignal;
   /** Timeout in ms for this call; each progress notification restarts it. */
   readonly timeout?: number;

@@ -48,7 +48,9 @@ export type AuthErrorCode =
  */
 export class AuthError extends McpError {
   override name = 'AuthError';
+  /** Why it failed: one thing a user or developer can act on. */
   readonly code: AuthErrorCode;
+  /** The authorization server's own error code (RFC 6749 §5.2), when it sent one. */
   readonly oauthError: string | undefined;
 
   /** Why authorization failed (`code`), with the OAuth error code the server sent, if any. */

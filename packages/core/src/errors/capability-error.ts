@@ -8,6 +8,7 @@ export class CapabilityError extends McpError {
   override name = 'CapabilityError';
   /** The capability path, e.g. `tools` or `resources.subscribe`. */
   readonly capability: string;
+  /** The method that was not sent. */
   readonly method: string;
 
   /** `method` needs `capability`, which the server did not declare. */

@@ -6,7 +6,9 @@ const EXCERPT_LIMIT = 512;
 /** The server answered an HTTP request with a status that is not a success. */
 export class HttpError extends McpError {
   override name = 'HttpError';
+  /** The HTTP status. */
   readonly status: number;
+  /** The URL that answered it. */
   readonly url: string;
   /** At most 512 characters of the response body. */
   readonly bodyExcerpt: string;

@@ -7,7 +7,9 @@ import { McpError } from './mcp-error.js';
  */
 export class NetworkError extends McpError {
   override name = 'NetworkError';
+  /** The URL of the request that failed. */
   readonly url: string;
+  /** `'no'` when the failure proves the request never reached the server, else `'unknown'`. */
   readonly delivered: 'no' | 'unknown';
 
   /** `delivered`: whether the server may have received the request. */

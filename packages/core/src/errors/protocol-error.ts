@@ -2,7 +2,9 @@ import { McpError } from './mcp-error.js';
 
 /** One thing wrong with what the server sent: where (a dotted path, `''` for the whole value) and what. */
 export interface ProtocolIssue {
+  /** A dotted path into the value (`content.1.data`), `''` for the whole of it. */
   readonly path: string;
+  /** What is wrong there. */
   readonly message: string;
 }
 
@@ -21,6 +23,7 @@ export interface ProtocolErrorData {
  */
 export class ProtocolError extends McpError {
   override name = 'ProtocolError';
+  /** The issues found and, when the client has it, the value received. */
   readonly data: ProtocolErrorData;
 
   /** `data`: the issues found and, when known, what was received. */

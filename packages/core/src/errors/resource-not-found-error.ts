@@ -8,6 +8,7 @@ import { RpcError } from './rpc-error.js';
  */
 export class ResourceNotFoundError extends RpcError {
   override name = 'ResourceNotFoundError';
+  /** The URI the server has no resource for. */
   readonly uri: string;
 
   /** The server has no resource `uri`; `error` is its answer. */

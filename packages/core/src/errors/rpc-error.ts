@@ -3,7 +3,9 @@ import { McpError } from './mcp-error.js';
 /** The server answered a request with a JSON-RPC error object. */
 export class RpcError extends McpError {
   override name = 'RpcError';
+  /** The JSON-RPC error code (`ErrorCode` names the known ones). */
   readonly code: number;
+  /** The error's `data`, as the server sent it. */
   readonly data: unknown;
   /** The method of the request the server refused. */
   readonly method: string | undefined;

@@ -8,6 +8,7 @@ import { McpError } from './mcp-error.js';
  */
 export class SessionExpiredError extends McpError {
   override name = 'SessionExpiredError';
+  /** The endpoint whose session is gone. */
   readonly url: string;
   /**
    * The server had taken the request before its session ended (the 404 came when

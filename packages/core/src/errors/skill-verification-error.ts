@@ -21,6 +21,7 @@ export class SkillVerificationError extends McpError {
   readonly skill: string;
   /** The file that failed. */
   readonly uri: string;
+  /** Which check failed. */
   readonly reason: SkillVerificationReason;
   /** What the entry promised, when one value says it (a digest, a size). */
   readonly expected?: string | number;

@@ -11,7 +11,9 @@ export type { FrontmatterValue } from './yaml-scalars.js';
 
 /** A `SKILL.md` split into its frontmatter (as JSON values) and the markdown after it. */
 export interface ParsedSkillMarkdown {
+  /** The fields of the leading `---` block, by name. */
   readonly frontmatter: { readonly [key: string]: FrontmatterValue };
+  /** The Markdown after the block. */
   readonly body: string;
 }
 

@@ -8,15 +8,19 @@ import { bytesOf, frontmatterDifferences, sha256Digest } from './verify.js';
 
 /** One verified file of a skill: its bytes matched the entry's size and digest. */
 export interface SkillFile {
+  /** The file's URI. */
   readonly uri: string;
+  /** Its bytes, as verified against the entry. */
   readonly bytes: Uint8Array;
   /** Set when the server sent the file as text. */
   readonly text?: string;
+  /** Its MIME type, when the server gave one. */
   readonly mimeType?: string;
 }
 
 /** A skill whose `SKILL.md` (and, unless asked otherwise, every listed file) was read and verified. */
 export interface LoadedSkill {
+  /** The entry the skill was loaded from and checked against. */
   readonly entry: SkillEntry;
   /** The frontmatter parsed from `SKILL.md`, equal field by field to the entry's. */
   readonly frontmatter: SkillFrontmatter;

@@ -1,6 +1,8 @@
 /** A request as the transport describes it to the auth provider: one object per attempt. */
 export interface AuthRequest {
+  /** The HTTP method (`GET`, `POST`, `DELETE`). */
   readonly method: string;
+  /** The URL the request goes to (a redirect's target, when it follows one). */
   readonly url: URL;
 }
 

@@ -27,11 +27,24 @@ export interface SendOptions {
  * A connection that dies is no event: `messages()` throws instead.
  */
 export type TransportEvent =
-  | { readonly type: 'message'; readonly message: unknown }
-  | { readonly type: 'error'; readonly error: Error; readonly requestId?: RequestId | undefined };
+  | {
+      /** A message arrived. */
+      readonly type: 'message';
+      /** The decoded JSON value, not yet validated: one message, or a 2025-03-26 batch array of them. */
+      readonly message: unknown;
+    }
+  | {
+      /** Something went wrong that does not end the connection. */
+      readonly type: 'error';
+      /** What went wrong. */
+      readonly error: Error;
+      /** The call it belongs to, which then fails with `error`; without it, it goes to `onError`. */
+      readonly requestId?: RequestId | undefined;
+    };
 
 /** What the Client tells a transport once a session is established (or resumed). */
 export interface SessionInfo {
+  /** The negotiated revision. */
   readonly protocolVersion: string;
   /** Legacy sessions have a GET stream and server requests; modern (2026-07-28) ones have neither. */
   readonly era: 'legacy' | 'modern';

@@ -7,7 +7,10 @@ import type { ClientCredentials } from '../client-credentials.js';
  * beside this file, one per grant.
  */
 export type Grant =
-  | { readonly type: 'authorization_code' }
+  | {
+      /** The default: the user authorizes in a browser (authorization code with PKCE). */
+      readonly type: 'authorization_code';
+    }
   | ClientCredentialsGrant
   | JwtBearerGrant
   | TokenExchangeGrant;
@@ -37,6 +40,7 @@ export interface MachineClient {
  * `client_secret_post` or `private_key_jwt` authentication. No user, no redirect.
  */
 export interface ClientCredentialsGrant extends MachineClient {
+  /** Selects this grant. */
   readonly type: 'client_credentials';
 }
 
@@ -44,6 +48,7 @@ export interface ClientCredentialsGrant extends MachineClient {
 export interface AssertionTarget {
   /** The authorization server's issuer: the assertion's audience (RFC 7523 §3). */
   readonly issuer: string;
+  /** The token endpoint the assertion will be sent to. */
   readonly tokenEndpoint: string;
   /** The MCP server the token is for (RFC 8707 `resource`). */
   readonly resource: string;
@@ -57,6 +62,7 @@ export interface AssertionTarget {
  * another grant.
  */
 export interface JwtBearerGrant extends MachineClient {
+  /** Selects this grant. */
   readonly type: 'jwt_bearer';
   /** Returns a fresh JWT for `target` (its `aud` the issuer); called at every token request. */
   readonly assertion: (target: AssertionTarget) => Promise<string>;
@@ -66,6 +72,7 @@ export interface JwtBearerGrant extends MachineClient {
 export interface IdentityProvider {
   /** The IdP's issuer; its metadata (RFC 8414 / OpenID Discovery) names the token endpoint unless `tokenEndpoint` does. */
   readonly issuer?: string;
+  /** The IdP's token endpoint, when its metadata should not be fetched. */
   readonly tokenEndpoint?: string;
   /** This client at the IdP (often a public client: `client_id` only). */
   readonly client: ClientCredentials;
@@ -80,10 +87,12 @@ export interface IdentityProvider {
  * signed in once, at the IdP; no redirect reaches the MCP authorization server.
  */
 export interface TokenExchangeGrant extends MachineClient {
+  /** Selects this grant. */
   readonly type: 'token_exchange';
   /** The token to exchange, asked for at every exchange (SSO tokens expire). */
   readonly subjectToken: () => Promise<string>;
   /** RFC 8693 §3 token type of `subjectToken` (default `urn:ietf:params:oauth:token-type:id_token`). */
   readonly subjectTokenType?: string;
+  /** Where the identity assertion is exchanged for an ID-JAG (RFC 8693). */
   readonly idp: IdentityProvider;
 }

@@ -4,15 +4,21 @@ import { asyncDispose } from '../../util/dispose.js';
 
 /** What to hear about; `resources` lists the URIs whose updates to receive. */
 export interface ListenFilter {
+  /** Hear when the server's tools change (`notifications/tools/list_changed`). */
   readonly toolsListChanged?: boolean;
+  /** Hear when the server's prompts change. */
   readonly promptsListChanged?: boolean;
+  /** Hear when the server's resource list changes. */
   readonly resourcesListChanged?: boolean;
+  /** Resource URIs whose updates to receive (`notifications/resources/updated`, sub-resources included). */
   readonly resources?: readonly string[];
 }
 
 /** One change notification delivered to a subscription. */
 export interface ListenEvent {
+  /** The notification's method, e.g. `notifications/tools/list_changed`. */
   readonly method: string;
+  /** Its params as the server sent them (`uri` for a resource update). */
   readonly params: Readonly<Record<string, unknown>> | undefined;
 }
 
@@ -52,6 +58,7 @@ export interface QueueBound {
  * events queue again and the next drop is reported again.
  */
 export class Subscription implements AsyncIterable<ListenEvent>, AsyncDisposable {
+  /** Resolves with what the server agreed to send, which may be less than asked. */
   readonly acknowledged: Promise<ListenFilter>;
   readonly #events = new MessageQueue<ListenEvent>();
   readonly #onClose: () => Promise<void>;

@@ -18,17 +18,23 @@ import { type Part, resultParser, str } from './decode.js';
 
 /** One resource body; exactly one of `text` and `blob` is set. */
 export interface ResourceContent {
+  /** The resource's URI. */
   readonly uri: string;
+  /** Its MIME type, when the server gave one. */
   readonly mimeType?: string;
+  /** The body of a text resource. */
   readonly text?: string;
   /** The decoded bytes of a base64 `blob`. */
   readonly blob?: Uint8Array;
+  /** The server's metadata for this part, verbatim. */
   readonly _meta?: Record<string, unknown>;
 }
 
 /** What `readResource` returns. */
 export interface ReadResourceResult {
+  /** The parts the server returned for the URI (a read may return several). */
   readonly contents: readonly ResourceContent[];
+  /** The result's metadata, verbatim. */
   readonly _meta?: Record<string, unknown>;
 }
 
@@ -36,9 +42,11 @@ export interface ReadResourceResult {
 export interface PromptPart {
   /** Always set; unknown kinds keep their type and `raw`, with no error. */
   readonly type: string;
+  /** The text of a `text` part. */
   readonly text?: string;
   /** Decoded bytes of an `image` or `audio` part. */
   readonly data?: Uint8Array;
+  /** The MIME type of an `image` or `audio` part. */
   readonly mimeType?: string;
   /** The resource of a `resource` part. */
   readonly resource?: ResourceContent;
@@ -50,22 +58,29 @@ export interface PromptPart {
 
 /** One message of a rendered prompt: its role and its parts, flattened. */
 export interface PromptMessageResult {
+  /** Who says it: `user` or `assistant`. */
   readonly role: string;
+  /** Its parts, in order. */
   readonly content: readonly PromptPart[];
 }
 
 /** What `getPrompt` returns. */
 export interface PromptResult {
+  /** The prompt's description, when the server gave one. */
   readonly description?: string;
+  /** The rendered messages, in order. */
   readonly messages: readonly PromptMessageResult[];
+  /** The result's metadata, verbatim. */
   readonly _meta?: Record<string, unknown>;
 }
 
 /** What `complete` returns. */
 export interface Completion {
+  /** Suggested values, best first (at most 100). */
   readonly values: readonly string[];
   /** The server's total count of matches, when it gave one. */
   readonly total?: number;
+  /** True when there are more matches than `values` holds. */
   readonly hasMore: boolean;
 }
 

@@ -56,6 +56,7 @@ export interface StreamableHttpTransportOptions {
    * authorizes (or refreshes) and the request is sent again.
    */
   readonly auth?: AuthProvider;
+  /** Retries after a network failure, a 429 or a 503 (off by default). */
   readonly retry?: RetryOptions;
   /**
    * Largest JSON body or SSE event data accepted, in bytes (default 64 MiB); a
