@@ -12,6 +12,7 @@ const DENO_JUNIT = `${REPORTS}/deno.xml`;
 const BUN_JUNIT = `${REPORTS}/bun.xml`;
 const CONFORMANCE_JSON = `${REPORTS}/conformance.json`;
 const SPEC_COVERAGE_JSON = `${REPORTS}/spec-coverage.json`;
+const PACK_CHECK_JSON = `${REPORTS}/pack-check.json`;
 
 /**
  * Each step is one of:
@@ -97,12 +98,15 @@ function countConformance(exitCode) {
   return atLeastOneFailure(exitCode, { passed: sum('passed'), failed: sum('failed') });
 }
 
-/** Totals from scripts/spec-coverage.mjs: each table row whose named test exists (or whose reason is given) passed. */
-function countSpecCoverage(exitCode) {
-  const report = readJson(SPEC_COVERAGE_JSON);
+/**
+ * Totals from a report that counts for itself (`{ passed, failed }`): scripts/spec-coverage.mjs (each
+ * table row whose named test exists, or whose reason is given, passed) and scripts/publish/pack-check.mjs.
+ */
+const countReport = (file) => (exitCode) => {
+  const report = readJson(file);
   if (typeof report?.passed !== 'number') return atLeastOneFailure(exitCode, { passed: 0, failed: 0 });
   return atLeastOneFailure(exitCode, { passed: report.passed, failed: report.failed });
-}
+};
 
 /**
  * The shared scenarios of runtimes/node on another Node: vitest itself runs on that binary
@@ -151,7 +155,7 @@ export const steps = [
   runner(
     'spec-coverage',
     ['exec', 'node', 'scripts/spec-coverage.mjs', '--json', SPEC_COVERAGE_JSON],
-    countSpecCoverage,
+    countReport(SPEC_COVERAGE_JSON),
     { before: fresh(SPEC_COVERAGE_JSON) },
   ),
   runner(
@@ -223,6 +227,13 @@ export const steps = [
     ['exec', 'bun', 'test', '--reporter=junit', `--reporter-outfile=${BUN_JUNIT}`, './runtimes/bun'],
     countJunit(BUN_JUNIT),
     { before: fresh(BUN_JUNIT) },
+  ),
+  // What npm users get: the packed tarballs installed in a fresh project (registry deps), loaded, typed, linted.
+  runner(
+    'pack-check',
+    ['exec', 'node', 'scripts/publish/pack-check.mjs', '--json', PACK_CHECK_JSON],
+    countReport(PACK_CHECK_JSON),
+    { before: fresh(PACK_CHECK_JSON) },
   ),
   // The official MCP conformance suite's client scenarios (requirement sets 2025-11-25, 2026-07-28, suite all).
   runner('conformance', ['run', 'conformance', '--json', CONFORMANCE_JSON], countConformance, {
