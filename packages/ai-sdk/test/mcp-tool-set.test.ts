@@ -295,6 +295,19 @@ describe('watchMcpToolSet', () => {
     expect(watcher.tools).toBe(refreshed);
   });
 
+  it('serves every refresh asked while a listing runs with one more listing, not one each', async () => {
+    const started = await peer();
+    await using watcher = await watchMcpToolSet(started.client);
+    const lists = () => started.received.filter((message) => 'method' in message && message.method === 'tools/list');
+    const before = lists().length;
+    const refreshes = [watcher.refresh(), watcher.refresh(), watcher.refresh()];
+    expect(refreshes[1]).toBe(refreshes[0]);
+    expect(refreshes[2]).toBe(refreshes[0]);
+    await Promise.all(refreshes);
+    // The first listing, then one more for the two asked while it ran: 11 tools are 3 pages of 5 each time.
+    expect(lists().length - before).toBe(2 * 3);
+  });
+
   it('stops following changes once closed', async () => {
     const started = await peer();
     let changes = 0;
