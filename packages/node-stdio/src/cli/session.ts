@@ -1,4 +1,4 @@
-import { type CallOptions, Client } from '@mcp/core';
+import { type CallOptions, Client, type ClientOptions } from '@mcp/core';
 import { StdioTransport } from '../stdio-transport.js';
 import type { SessionOptions } from './args.js';
 import type { OutputStream } from './format.js';
@@ -39,11 +39,14 @@ export async function withSession<T>(
   signal: AbortSignal | undefined,
   work: (session: Session) => Promise<T>,
   openBrowser?: (url: string) => unknown,
+  /** How the server's elicitation and sampling requests are answered (interactive/index.ts). */
+  handlers?: Pick<ClientOptions, 'elicitation' | 'sampling'>,
 ): Promise<T> {
   const { transport, label, started, close } = await openTransport(options, stderr, signal, openBrowser);
   const client = new Client(transport, {
     clientInfo: { name: 'mcp-cli', title: 'mcp command-line tool', version: VERSION },
     ...(options.timeout !== undefined && { requestTimeout: options.timeout }),
+    ...handlers,
     ...(!options.quiet && { onNotification: (method, params) => logNotification(method, params, stderr) }),
   });
   const call: CallOptions = { ...(signal && { signal }) };
