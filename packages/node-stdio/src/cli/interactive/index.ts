@@ -67,9 +67,10 @@ export function interactiveTerminal(io: TerminalIo): InteractiveTerminal {
   };
 
   let turn: Promise<unknown> = Promise.resolve();
-  /** Runs `work` with the terminal to itself, after any prompt already under way. */
-  const withPrompt = <T>(work: (asker: Asker) => Promise<T>): Promise<T> => {
+  /** Runs `work` with the terminal to itself, after any prompt already under way (unless `signal` aborted meanwhile). */
+  const withPrompt = <T>(signal: AbortSignal, work: (asker: Asker) => Promise<T>): Promise<T> => {
     const mine = turn.then(async () => {
+      signal.throwIfAborted();
       progress.suspend();
       const asker = readlineAsker(io.stdin, writable as NodeJS.WritableStream);
       try {
@@ -84,15 +85,13 @@ export function interactiveTerminal(io: TerminalIo): InteractiveTerminal {
   };
 
   const elicit: ElicitationHandler = (request, { signal }) =>
-    withPrompt((asker) =>
-      request.mode === 'url'
-        ? answerUrl(request, asker, io.openBrowser, signal)
-        : answerForm(request as Parameters<typeof answerForm>[0], asker, signal),
+    withPrompt(signal, (asker) =>
+      request.mode === 'url' ? answerUrl(request, asker, io.openBrowser, signal) : answerForm(request, asker, signal),
     );
 
   const sample: SamplingHandler = async (request, { signal }) => {
     if (interactive && io.allowSampling) {
-      return withPrompt((asker) => {
+      return withPrompt(signal, (asker) => {
         asker.say(['', ...samplingLines(request)]);
         return typedReply(asker, signal);
       });
