@@ -1,9 +1,11 @@
 /**
  * What a `LineReader` does with a line longer than its limit: `'stop'` drops it
  * and refuses all further input (a stdout that breaks framing is fatal), `'split'`
- * hands over what is buffered as a line and goes on (fine for log text on stderr).
+ * hands over what is buffered as a line and goes on (fine for log text on stderr),
+ * `'skip'` drops that one line up to its newline, calls `onOverflow`, and goes on
+ * with the next (a peer's one bad message need not end the connection).
  */
-export type LineOverflow = 'stop' | 'split';
+export type LineOverflow = 'stop' | 'split' | 'skip';
 
 /** Options for `LineReader`. */
 export interface LineReaderOptions {
@@ -12,6 +14,8 @@ export interface LineReaderOptions {
   /** Bytes a line may hold before its newline; past it the reader stops buffering. */
   readonly maxLineBytes: number;
   readonly overflow: LineOverflow;
+  /** `'skip'` mode: called once for each line dropped for passing `maxLineBytes`. */
+  readonly onOverflow?: () => void;
 }
 
 const LF = 0x0a;
@@ -30,6 +34,8 @@ export class LineReader {
   #parts: Uint8Array[] = [];
   #pending = 0;
   #stopped = false;
+  /** `'skip'` mode: inside a line past the limit, discarding up to its newline. */
+  #skipping = false;
 
   constructor(options: LineReaderOptions) {
     this.#options = options;
@@ -47,10 +53,23 @@ export class LineReader {
     let start = 0;
     for (;;) {
       const newline = chunk.indexOf(LF, start);
+      if (this.#skipping) {
+        if (newline === -1) return true;
+        this.#skipping = false;
+        start = newline + 1;
+        continue;
+      }
       const end = newline === -1 ? chunk.length : newline;
       // Check before keeping anything, so an endless line never grows the buffer past the limit.
       if (this.#pending + (end - start) > maxLineBytes) {
         if (this.#options.overflow === 'stop') return this.#stop();
+        if (this.#options.overflow === 'skip') {
+          this.#parts = [];
+          this.#pending = 0;
+          this.#skipping = true;
+          this.#options.onOverflow?.();
+          continue;
+        }
         this.#parts.push(chunk.subarray(start, end));
         this.#pending += end - start;
         this.#flush();
@@ -80,6 +99,7 @@ export class LineReader {
     if (!this.#stopped && this.#pending > 0) this.#flush();
     this.#parts = [];
     this.#pending = 0;
+    this.#skipping = false;
   }
 
   #stop(): false {

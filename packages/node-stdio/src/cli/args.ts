@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { BRIDGE_OPTIONS, type BridgeCommand, bridgeCommand, bridgeFlagsIn } from './bridge/bridge-command.js';
 import { UsageError } from './usage-error.js';
 
 /** The server to spawn: everything after `--` on the command line. */
@@ -44,7 +45,8 @@ export type Command =
       readonly session: SessionOptions;
       readonly name: string;
       readonly args: Record<string, string>;
-    };
+    }
+  | BridgeCommand;
 
 const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
@@ -55,6 +57,7 @@ const OPTIONS = {
   env: { type: 'string', multiple: true },
   'inherit-env': { type: 'boolean' },
   url: { type: 'string' },
+  ...BRIDGE_OPTIONS,
 } as const;
 
 /**
@@ -89,6 +92,10 @@ export function parseCommandLine(argv: readonly string[]): Command {
     case 'prompt':
       expect(1, 2, "<name> ['<json args>'] -- <command…>");
       return { kind: 'prompt', session: session(), name: operands[0]!, args: stringArguments(operands[1]) };
+    case 'bridge': {
+      const timeout = values.timeout === undefined ? undefined : positiveInteger('--timeout', values.timeout);
+      return bridgeCommand(operands, values, serverArgv, timeout);
+    }
     default:
       throw new UsageError(`unknown subcommand "${subcommand}"; expected inspect, call, read or prompt`);
   }
@@ -108,6 +115,8 @@ type Values = ReturnType<typeof parseOurs>['values'];
 
 function sessionOptions(values: Values, serverArgv: readonly string[]): SessionOptions {
   const timeout = values.timeout === undefined ? undefined : positiveInteger('--timeout', values.timeout);
+  const bridgeOnly = bridgeFlagsIn(values);
+  if (bridgeOnly.length > 0) throw new UsageError(`${bridgeOnly.join(', ')}: only mcp bridge takes these`);
   if (values.url !== undefined && (values.env !== undefined || values['inherit-env'])) {
     throw new UsageError('--env and --inherit-env set the environment of a server command, not of --url');
   }

@@ -6,6 +6,7 @@ Usage:
   mcp call <tool> ['<json args>']    [options] -- <command…>   call a tool and print its result
   mcp read <uri>                     [options] -- <command…>   read a resource
   mcp prompt <name> ['<json args>']  [options] -- <command…>   render a prompt
+  mcp bridge <url>                   [bridge options]           serve a remote server on stdio
 
 Everything after "--" is the server, started as a child process (no shell).
 Or, instead of "-- <command…>", --url <url> for a server over Streamable HTTP.
@@ -21,6 +22,14 @@ Options:
   -h, --help        show this help
   -v, --version     show the version
 
+Bridge options (mcp bridge: a stdio MCP server forwarding to a Streamable HTTP one):
+  --header 'Name: value'   sent on every request (repeatable)
+  --token-env VAR          send "Authorization: Bearer $VAR" instead of OAuth
+  --token-store <dir>      OAuth tokens kept there between runs (default
+                           $XDG_CONFIG_HOME/mcp/oauth, else ~/.config/mcp/oauth; files 0600)
+  --max-in-flight <n>      requests forwarded at once; more are refused (default 64)
+  --max-line-bytes <n>     longest stdin line; a longer one is dropped (default 67108864)
+
 Exit status: 0 ok; 1 failed, or the tool returned isError; 2 usage error; 130 interrupted.
 
 Examples:
@@ -29,4 +38,5 @@ Examples:
   mcp read file:///notes.txt --json -- npx -y some-mcp-server
   mcp call search '{"q": "mcp"}' --env API_KEY="$API_KEY" -- node server.mjs
   mcp inspect --url https://example.com/mcp
+  mcp bridge https://example.com/mcp --token-env MCP_TOKEN
 `;

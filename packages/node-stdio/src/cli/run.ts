@@ -1,4 +1,5 @@
 import { type Command, parseCommandLine } from './args.js';
+import { runBridge } from './bridge/bridge.js';
 import { renderToolResult, toolResultJson } from './call.js';
 import { describeFailure, EXIT_FAILURE } from './error-line.js';
 import { type OutputStream, styleFor, toJson } from './format.js';
@@ -40,6 +41,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
 async function execute(command: Command, io: CliIo): Promise<number> {
   if (command.kind === 'help') return print(io, HELP.trimEnd().split('\n'));
   if (command.kind === 'version') return print(io, [VERSION]);
+  // The bridge serves MCP on the process's own stdin and stdout.
+  if (command.kind === 'bridge') return runBridge(command, { ...io, stdin: process.stdin });
   const style = styleFor(io.stdout, io.env ?? process.env);
   const { json } = command.session;
   return withSession(

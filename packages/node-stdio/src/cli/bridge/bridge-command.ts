@@ -1,0 +1,121 @@
+import { UsageError } from '../usage-error.js';
+
+/** Requests forwarded at once unless `--max-in-flight` says otherwise. */
+export const DEFAULT_MAX_IN_FLIGHT = 64;
+/** A line on stdin may hold this many bytes unless `--max-line-bytes` says: the stdio transport's own limit. */
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** `mcp bridge <url>`, validated. */
+export interface BridgeCommand {
+  readonly kind: 'bridge';
+  readonly url: URL;
+  /** `--header 'Name: value'`, sent on every HTTP request. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** `--token-env VAR`: a bearer token read from that variable, instead of OAuth. */
+  readonly tokenEnv?: string;
+  /** `--token-store <dir>`: where OAuth state is kept between runs (default: see `defaultTokenDirectory`). */
+  readonly tokenStore?: string;
+  /** `--timeout <ms>`: the client's per-request timeout. */
+  readonly timeout?: number;
+  /** `--max-in-flight <n>`: requests of the local client forwarded at once; past it, refused at once. */
+  readonly maxInFlight: number;
+  /** `--max-line-bytes <n>`: the longest line read from stdin; a longer one is dropped. */
+  readonly maxLineBytes: number;
+}
+
+/** The flags of `mcp bridge` as `parseArgs` reads them. */
+export interface BridgeFlags {
+  readonly header?: string[] | undefined;
+  readonly 'token-env'?: string | undefined;
+  readonly 'token-store'?: string | undefined;
+  readonly 'max-in-flight'?: string | undefined;
+  readonly 'max-line-bytes'?: string | undefined;
+}
+
+/** What every subcommand reads from the command line, which the bridge refuses. */
+interface SessionFlags {
+  readonly url?: string | undefined;
+  readonly env?: string[] | undefined;
+  readonly 'inherit-env'?: boolean | undefined;
+  readonly json?: boolean | undefined;
+  readonly quiet?: boolean | undefined;
+  readonly 'allow-sampling'?: boolean | undefined;
+}
+
+/** The options only `mcp bridge` takes, for the other subcommands to refuse. */
+export const BRIDGE_OPTIONS = {
+  header: { type: 'string', multiple: true },
+  'token-env': { type: 'string' },
+  'token-store': { type: 'string' },
+  'max-in-flight': { type: 'string' },
+  'max-line-bytes': { type: 'string' },
+} as const;
+
+/** Reads `mcp bridge <url> [options]`; `timeout` comes parsed, as every subcommand takes it. */
+export function bridgeCommand(
+  operands: readonly string[],
+  flags: BridgeFlags & SessionFlags,
+  serverArgv: readonly string[],
+  timeout: number | undefined,
+): BridgeCommand {
+  if (operands.length !== 1) throw new UsageError('usage: mcp bridge <url> [--header "Name: value"] [--token-env VAR]');
+  if (serverArgv.length > 0) throw new UsageError('mcp bridge forwards to a URL, not to a server command after "--"');
+  const others = (['url', 'env', 'inherit-env', 'json', 'quiet', 'allow-sampling'] as const).filter(
+    (name) => flags[name] !== undefined,
+  );
+  if (others.length > 0) throw new UsageError(`mcp bridge does not take --${others.join(', --')}`);
+  const text = operands[0] as string;
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url?.protocol !== 'https:' && url?.protocol !== 'http:') {
+    throw new UsageError(`mcp bridge takes an http(s) URL, got "${text}"`);
+  }
+  const tokenEnv = flags['token-env'];
+  if (tokenEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv)) {
+    throw new UsageError(`--token-env takes the name of an environment variable, got "${tokenEnv}"`);
+  }
+  if (tokenEnv !== undefined && flags['token-store'] !== undefined) {
+    throw new UsageError('--token-store keeps OAuth tokens; with --token-env there are none to keep');
+  }
+  return {
+    kind: 'bridge',
+    url,
+    headers: headers(flags.header ?? []),
+    ...(tokenEnv !== undefined && { tokenEnv }),
+    ...(flags['token-store'] !== undefined && { tokenStore: flags['token-store'] }),
+    ...(timeout !== undefined && { timeout }),
+    maxInFlight: count('--max-in-flight', flags['max-in-flight'], DEFAULT_MAX_IN_FLIGHT),
+    maxLineBytes: count('--max-line-bytes', flags['max-line-bytes'], DEFAULT_MAX_LINE_BYTES),
+  };
+}
+
+/** Names of bridge-only flags given to another subcommand. */
+export function bridgeFlagsIn(flags: BridgeFlags): string[] {
+  return Object.keys(BRIDGE_OPTIONS)
+    .filter((name) => flags[name as keyof BridgeFlags] !== undefined)
+    .map((name) => `--${name}`);
+}
+
+/** `Name: value` pairs; a header name is an RFC 9110 token. */
+function headers(pairs: readonly string[]): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const pair of pairs) {
+    const colon = pair.indexOf(':');
+    const name = colon === -1 ? '' : pair.slice(0, colon).trim();
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+      throw new UsageError(`--header takes "Name: value", got "${pair}"`);
+    }
+    const value = pair.slice(colon + 1).trim();
+    if (/[\r\n\0]/.test(value)) throw new UsageError(`--header ${name}: the value must be one line`);
+    result[name] = value;
+  }
+  return result;
+}
+
+function count(option: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value <= 0) {
+    throw new UsageError(`${option} takes a positive whole number, got "${text}"`);
+  }
+  return value;
+}

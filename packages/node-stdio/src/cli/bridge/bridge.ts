@@ -1,0 +1,419 @@
+import type { Readable } from 'node:stream';
+import {
+  Client,
+  type ClientOptions,
+  type CreateMessageResult,
+  type ElicitResult,
+  ErrorCode,
+  type Implementation,
+  LATEST_PROTOCOL_VERSION,
+  type ListenFilter,
+  type Progress,
+  type RequestId,
+  type Root,
+  StreamableHttpTransport,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type Subscription,
+} from '@mcp/core';
+import { LineReader } from '../../line-reader.js';
+import { EXIT_INTERRUPTED } from '../error-line.js';
+import type { OutputStream } from '../format.js';
+import { type RemoteTransport, remoteTransport } from '../remote-transport.js';
+import { terminalText } from '../terminal-text.js';
+import { VERSION } from '../version.js';
+import type { BridgeCommand } from './bridge-command.js';
+import { type ForwardContext, forwardOf, toErrorObject } from './forward.js';
+import { type ErrorObject, isRecord, LocalPeer } from './local-peer.js';
+import { defaultTokenDirectory, FileOAuthStore } from './token-store.js';
+
+/** Where the bridge reads and writes: the process's own streams, or a test's. */
+export interface BridgeIo {
+  /** The local client's messages, one per line. */
+  readonly stdin: Readable;
+  /** Only JSON-RPC messages go here. */
+  readonly stdout: OutputStream;
+  /** Everything else: what went wrong, and where to authorize. */
+  readonly stderr: OutputStream;
+  /** Read for `--token-env` and `XDG_CONFIG_HOME` (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Ctrl+C or SIGTERM: close the remote session and return 130. */
+  readonly signal?: AbortSignal;
+  /** Opens an OAuth authorization URL (default: the system browser). */
+  readonly openBrowser?: (url: string) => unknown;
+}
+
+/** Notifications of the remote server that reach the local client; progress goes to its own call. */
+const FORWARDED_NOTIFICATIONS = new Set([
+  'notifications/message',
+  'notifications/tools/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/list_changed',
+  'notifications/resources/updated',
+  'notifications/elicitation/complete',
+]);
+
+/** How long a listen subscription may take to be acknowledged without `--timeout`: the Client's default request timeout. */
+const DEFAULT_ACK_WAIT = 60_000;
+
+/** The handshake revisions (2024-11-05 … 2025-11-25): the local client speaks one of them over stdio. */
+const HANDSHAKE_VERSIONS = SUPPORTED_PROTOCOL_VERSIONS.filter((version) => version !== LATEST_PROTOCOL_VERSION);
+
+/**
+ * `mcp bridge <url>`: a stdio MCP server that is a client of a remote
+ * Streamable HTTP server, so a local client that only starts servers as child
+ * processes reaches a remote one. Returns the exit status: 0 once stdin ends
+ * (the remote session closed first), 130 when interrupted.
+ */
+export async function runBridge(command: BridgeCommand, io: BridgeIo): Promise<number> {
+  const bridge = new Bridge(command, io);
+  await bridge.run();
+  return io.signal?.aborted ? EXIT_INTERRUPTED : 0;
+}
+
+class Bridge {
+  readonly #command: BridgeCommand;
+  readonly #io: BridgeIo;
+  readonly #peer: LocalPeer;
+  /** Aborted when the bridge stops: stdin ended, or the process was interrupted. */
+  readonly #stop = new AbortController();
+  /** Forwarded requests by the local client's id, so `notifications/cancelled` can abort one. */
+  readonly #inFlight = new Map<RequestId, AbortController>();
+  readonly #subscriptions = new Map<string, Subscription>();
+  /** The 2026-07-28 listen stream for list changes. */
+  #changes: Subscription | undefined;
+  #client: Client | undefined;
+  #remote: RemoteTransport | undefined;
+  #initializing = false;
+
+  constructor(command: BridgeCommand, io: BridgeIo) {
+    this.#command = command;
+    this.#io = io;
+    this.#peer = new LocalPeer(io.stdout);
+  }
+
+  /** Reads stdin to its end (or an interrupt), then closes everything. */
+  async run(): Promise<void> {
+    const { maxLineBytes } = this.#command;
+    const reader = new LineReader({
+      maxLineBytes,
+      overflow: 'skip',
+      onLine: (line) => this.#receive(line),
+      onOverflow: () => this.#log(`dropped a line on stdin longer than ${maxLineBytes} bytes (--max-line-bytes)`),
+    });
+    const { stdin, signal } = this.#io;
+    const onData = (chunk: Buffer | string) => reader.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    try {
+      await new Promise<void>((resolve) => {
+        const ended = () => {
+          reader.end();
+          resolve();
+        };
+        stdin.on('data', onData);
+        stdin.once('end', ended);
+        stdin.once('close', ended);
+        stdin.once('error', (error) => {
+          this.#log(`stdin: ${messageOf(error)}`);
+          resolve();
+        });
+        if (signal?.aborted) resolve();
+        signal?.addEventListener('abort', () => resolve(), { once: true });
+      });
+    } finally {
+      stdin.off('data', onData);
+      // An interrupt leaves stdin open: destroyed, it no longer holds the process.
+      stdin.destroy();
+      await this.#close();
+    }
+  }
+
+  /** One line from stdin: a request, a notification, or an answer to something we asked. */
+  #receive(line: string): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      this.#log(`stdin: a line that is not JSON was answered with a parse error: ${excerpt(line)}`);
+      this.#peer.fail(null, { code: ErrorCode.ParseError, message: 'Parse error: the line is not JSON' });
+      return;
+    }
+    const id = isRecord(message) && isRequestId(message.id) ? message.id : undefined;
+    if (!isRecord(message) || message.jsonrpc !== '2.0') {
+      this.#log(`stdin: not a JSON-RPC 2.0 message (a batch, or no "jsonrpc": "2.0"): ${excerpt(line)}`);
+      this.#peer.fail(id ?? null, { code: ErrorCode.InvalidRequest, message: 'Invalid request: not JSON-RPC 2.0' });
+      return;
+    }
+    const { method } = message;
+    const params = isRecord(message.params) ? message.params : {};
+    if (typeof method === 'string' && id !== undefined) this.#request(id, method, params);
+    else if (typeof method === 'string' && !('id' in message)) this.#notification(method, params);
+    else if (id !== undefined && ('result' in message || 'error' in message)) {
+      if (!this.#peer.settle(message)) this.#log(`stdin: an answer to no request of ours (id ${JSON.stringify(id)})`);
+    } else {
+      this.#log(`stdin: neither a request, a notification nor a response: ${excerpt(line)}`);
+      this.#peer.fail(id ?? null, { code: ErrorCode.InvalidRequest, message: 'Invalid request' });
+    }
+  }
+
+  #request(id: RequestId, method: string, params: Record<string, unknown>): void {
+    if (method === 'initialize') {
+      void this.#initialize(id, params);
+      return;
+    }
+    // A ping is between the local client and the bridge: answered here, whatever the remote does.
+    if (method === 'ping') {
+      this.#peer.respond(id, {});
+      return;
+    }
+    const client = this.#client;
+    const forward = forwardOf(method);
+    const refusal = this.#refusal(id, method, client !== undefined, forward !== undefined);
+    if (refusal || !client || !forward) {
+      if (refusal) this.#peer.fail(id, refusal);
+      return;
+    }
+    const controller = new AbortController();
+    this.#inFlight.set(id, controller);
+    const { progressToken, params: sent } = takeProgressToken(params);
+    const options = {
+      signal: controller.signal,
+      ...(progressToken !== undefined && {
+        onProgress: (progress: Progress) => this.#peer.notify('notifications/progress', { progressToken, ...progress }),
+      }),
+    };
+    forward(this.#context(client), sent, options)
+      .then(
+        (result) => !controller.signal.aborted && this.#peer.respond(id, result),
+        // A request the local client cancelled gets no answer (2025-11-25, utilities/cancellation).
+        (error: unknown) => !controller.signal.aborted && this.#peer.fail(id, toErrorObject(error)),
+      )
+      .finally(() => {
+        if (this.#inFlight.get(id) === controller) this.#inFlight.delete(id);
+      });
+  }
+
+  /** Why a request is answered at once with an error instead of forwarded; undefined to forward it. */
+  #refusal(id: RequestId, method: string, initialized: boolean, known: boolean): ErrorObject | undefined {
+    if (!initialized) return { code: ErrorCode.InvalidRequest, message: `bridge: ${method} before initialize` };
+    if (!known) return { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` };
+    if (this.#inFlight.has(id))
+      return { code: ErrorCode.InvalidRequest, message: `bridge: id ${id} is already in use` };
+    const max = this.#command.maxInFlight;
+    if (this.#inFlight.size < max) return undefined;
+    return {
+      code: ErrorCode.InternalError,
+      message: `bridge: ${max} requests are already being forwarded (--max-in-flight); send again once one is answered`,
+      data: { limit: 'maxInFlight', value: max },
+    };
+  }
+
+  #notification(method: string, params: Record<string, unknown>): void {
+    if (method === 'notifications/cancelled' && isRequestId(params.requestId)) {
+      const reason = typeof params.reason === 'string' ? `: ${params.reason}` : '';
+      this.#inFlight.get(params.requestId)?.abort(new Error(`cancelled by the local client${reason}`));
+    } else if (method === 'notifications/roots/list_changed') {
+      this.#client
+        ?.notifyRootsChanged()
+        .catch((error: unknown) => this.#log(`roots/list_changed: ${messageOf(error)}`));
+    }
+    // notifications/initialized, and any other: nothing to do.
+  }
+
+  /**
+   * Connects to the remote server with what the local client declared (its
+   * handlers relay the remote's requests to it), and answers with the remote's
+   * identity, capabilities and instructions, in the local client's revision
+   * when we speak it, else the newest handshake revision.
+   */
+  async #initialize(id: RequestId, params: Record<string, unknown>): Promise<void> {
+    if (this.#client || this.#initializing) {
+      return this.#peer.fail(id, { code: ErrorCode.InvalidRequest, message: 'bridge: already initialized' });
+    }
+    this.#initializing = true;
+    try {
+      const local = isRecord(params.capabilities) ? params.capabilities : {};
+      const remote = await this.#openRemote();
+      this.#remote = remote;
+      const client = new Client(remote.transport, this.#clientOptions(local, params.clientInfo));
+      await client.connect({ signal: this.#stop.signal });
+      // Stdin may have ended while connecting: #close() has run, so this client is closed here.
+      if (this.#stop.signal.aborted) {
+        await client.close();
+        return;
+      }
+      this.#client = client;
+      if (client.era === 'modern') await this.#listenForChanges(client);
+      const requested = typeof params.protocolVersion === 'string' ? params.protocolVersion : '';
+      const { tasks: _followedHere, ...capabilities } = client.serverCapabilities ?? {};
+      this.#peer.respond(id, {
+        protocolVersion: HANDSHAKE_VERSIONS.includes(requested) ? requested : HANDSHAKE_VERSIONS[0],
+        capabilities,
+        serverInfo: client.serverInfo ?? { name: 'mcp-bridge', version: VERSION },
+        ...(client.instructions !== undefined && { instructions: client.instructions }),
+      });
+    } catch (error) {
+      this.#log(`could not connect to ${this.#command.url.href}: ${messageOf(error)}`);
+      this.#peer.fail(id, toErrorObject(error));
+      await this.#remote?.close();
+      this.#remote = undefined;
+    } finally {
+      this.#initializing = false;
+    }
+  }
+
+  /** `--token-env`: a static bearer token; otherwise OAuth when the server asks, its tokens kept in a file. */
+  async #openRemote(): Promise<RemoteTransport> {
+    const { url, headers, tokenEnv, tokenStore } = this.#command;
+    const env = this.#io.env ?? process.env;
+    if (tokenEnv !== undefined) {
+      const token = env[tokenEnv];
+      if (!token) throw new Error(`--token-env: the variable ${tokenEnv} is empty or not set`);
+      const transport = new StreamableHttpTransport(url, { headers, tokenProvider: () => token });
+      return { transport, close: async () => {} };
+    }
+    const store = new FileOAuthStore(tokenStore ?? defaultTokenDirectory(env), url);
+    const { stderr, openBrowser } = this.#io;
+    return remoteTransport(
+      url,
+      { stderr, signal: this.#stop.signal, ...(openBrowser && { openBrowser }) },
+      { store, headers },
+    );
+  }
+
+  /** Handlers only for what the local client declared, so the remote server is offered exactly that. */
+  #clientOptions(local: Record<string, unknown>, clientInfo: unknown): ClientOptions {
+    const peer = this.#peer;
+    const { timeout } = this.#command;
+    const { sampling, elicitation, roots } = local;
+    return {
+      clientInfo: isImplementation(clientInfo) ? clientInfo : { name: 'mcp-bridge', version: VERSION },
+      ...(timeout !== undefined && { requestTimeout: timeout }),
+      onNotification: (method, params) => {
+        if (FORWARDED_NOTIFICATIONS.has(method)) peer.notify(method, params);
+      },
+      onError: (error) => this.#log(messageOf(error)),
+      onWarning: (message) => this.#log(message),
+      ...(isRecord(sampling) && {
+        sampling: {
+          handler: async (request, { signal }) =>
+            (await peer.request('sampling/createMessage', request, signal)) as unknown as CreateMessageResult,
+          tools: isRecord(sampling.tools),
+        },
+      }),
+      ...(isRecord(elicitation) && {
+        elicitation: {
+          handler: async (request, { signal }) =>
+            (await peer.request('elicitation/create', request, signal)) as unknown as ElicitResult,
+          url: isRecord(elicitation.url),
+        },
+      }),
+      ...(isRecord(roots) && {
+        roots: async () => {
+          const answer = await peer.request('roots/list', {}, this.#stop.signal);
+          return (Array.isArray(answer.roots) ? answer.roots : []) as Root[];
+        },
+      }),
+    };
+  }
+
+  /**
+   * A 2026-07-28 server sends list changes only on a `subscriptions/listen`
+   * stream: one is kept open for what it declared `listChanged`, and its events
+   * reach the local client as the notifications they arrive as.
+   */
+  async #listenForChanges(client: Client): Promise<void> {
+    const capabilities = client.serverCapabilities ?? {};
+    const listChanged = (key: 'tools' | 'prompts' | 'resources') => {
+      const capability = capabilities[key];
+      return isRecord(capability) && capability.listChanged === true;
+    };
+    const filter: ListenFilter = {
+      ...(listChanged('tools') && { toolsListChanged: true }),
+      ...(listChanged('prompts') && { promptsListChanged: true }),
+      ...(listChanged('resources') && { resourcesListChanged: true }),
+    };
+    if (Object.keys(filter).length === 0) return;
+    try {
+      this.#changes = await client.listen(filter);
+      // Answered once the stream is up, so a change right after initialize is not missed.
+      await this.#hold(this.#changes);
+    } catch (error) {
+      this.#log(`list changes will not be forwarded: ${messageOf(error)}`);
+    }
+  }
+
+  /**
+   * Reads a listen subscription to its end (its events were already forwarded
+   * as notifications) and resolves once the server acknowledged it, it ended,
+   * `signal` aborted, or the request timeout (`--timeout`, else 60 s) passed.
+   */
+  #hold(subscription: Subscription, signal?: AbortSignal): Promise<void> {
+    const ended = (async () => {
+      try {
+        for await (const _event of subscription);
+      } catch (error) {
+        if (!this.#stop.signal.aborted) this.#log(`a subscription ended: ${messageOf(error)}`);
+      }
+    })();
+    const wait = AbortSignal.timeout(this.#command.timeout ?? DEFAULT_ACK_WAIT);
+    const stop = AbortSignal.any([this.#stop.signal, wait, ...(signal ? [signal] : [])]);
+    const stopped = new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }));
+    return Promise.race([subscription.acknowledged.then(() => undefined), ended, stopped]);
+  }
+
+  #context(client: Client): ForwardContext {
+    return {
+      client,
+      subscriptions: this.#subscriptions,
+      hold: (subscription, signal) => this.#hold(subscription, signal),
+    };
+  }
+
+  /** Stdin ended or the process was interrupted: the remote session ends too (a legacy one with DELETE). */
+  async #close(): Promise<void> {
+    this.#stop.abort(new Error('bridge: stdin ended'));
+    this.#peer.close();
+    for (const controller of this.#inFlight.values()) controller.abort(new Error('bridge: stdin ended'));
+    // Each subscription closed on its own first: one left for client.close() to end kept its HTTP
+    // stream, and so the process, alive for seconds after.
+    const subscriptions = [...this.#subscriptions.values(), ...(this.#changes ? [this.#changes] : [])];
+    await Promise.allSettled(subscriptions.map((subscription) => subscription.close()));
+    await this.#client?.close();
+    await this.#remote?.close();
+  }
+
+  #log(line: string): void {
+    this.#io.stderr.write(`${terminalText(`mcp bridge: ${line}`)}\n`);
+  }
+}
+
+/**
+ * The local client's progress token stays here: the Client asks the remote
+ * with a token of its own (`onProgress`) and each report goes back under the
+ * local one.
+ */
+function takeProgressToken(params: Record<string, unknown>): {
+  progressToken: string | number | undefined;
+  params: Record<string, unknown>;
+} {
+  const meta = params._meta;
+  if (!isRecord(meta) || !isRequestId(meta.progressToken)) return { progressToken: undefined, params };
+  const { progressToken, ...rest } = meta;
+  const { _meta: _dropped, ...others } = params;
+  return { progressToken, params: Object.keys(rest).length > 0 ? { ...others, _meta: rest } : others };
+}
+
+function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+function isImplementation(value: unknown): value is Implementation {
+  return isRecord(value) && typeof value.name === 'string' && typeof value.version === 'string';
+}
+
+function excerpt(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

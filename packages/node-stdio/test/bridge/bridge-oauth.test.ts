@@ -1,0 +1,121 @@
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AuthServers, startAuthServers } from '../../../../test-servers/auth/serve.mjs';
+import { parseCommandLine } from '../../src/cli/args.js';
+import { runBridge } from '../../src/cli/bridge/bridge.js';
+import { defaultTokenDirectory } from '../../src/cli/bridge/token-store.js';
+import { run } from '../../src/cli/run.js';
+
+let servers: AuthServers;
+let directory: string;
+beforeAll(async () => {
+  servers = await startAuthServers();
+  directory = await mkdtemp(join(tmpdir(), 'mcp-bridge-oauth-'));
+});
+afterAll(async () => {
+  await servers?.close();
+  if (directory) await rm(directory, { recursive: true, force: true });
+});
+
+/** The browser of these tests: follows the auto-approving authorization server back to the loopback redirect. */
+const followRedirects = (url: string) => fetch(url, { redirect: 'follow' });
+
+/**
+ * One run of the bridge in this process, its stdin a pipe: initialize, call
+ * `add`, end stdin. Resolves with the exit status, every message it wrote and its stderr.
+ */
+async function bridgeRun(argv: string[], openBrowser: (url: string) => unknown) {
+  const command = parseCommandLine(argv);
+  if (command.kind !== 'bridge') throw new Error('not a bridge command');
+  const stdin = new PassThrough();
+  let out = '';
+  let err = '';
+  const messages = () =>
+    out
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const answer = async (id: number) => {
+    for (;;) {
+      const found = messages().find((message) => message.id === id);
+      if (found) return found;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  const exit = runBridge(command, {
+    stdin,
+    stdout: { write: (chunk: string) => (out += chunk) },
+    stderr: { write: (chunk: string) => (err += chunk) },
+    env: {},
+    openBrowser,
+  });
+  const send = (message: unknown) => stdin.write(`${JSON.stringify(message)}\n`);
+  send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'ide', version: '1' } },
+  });
+  const initialized = await answer(1);
+  send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } });
+  const called = await answer(2);
+  stdin.end();
+  return { code: await exit, initialized, called, stderr: err };
+}
+
+describe('mcp bridge with OAuth', () => {
+  it('authorizes once through the loopback redirect, keeps the tokens in a 0600 file, and needs no browser the next run', async () => {
+    const scenario = await servers.createScenario();
+    const store = join(directory, 'store');
+    const argv = ['bridge', scenario.info().mcp, '--token-store', store];
+    let opened = 0;
+    const first = await bridgeRun(argv, (url) => {
+      opened++;
+      return followRedirects(url);
+    });
+    expect(first.code).toBe(0);
+    expect(first.initialized).toMatchObject({ result: { serverInfo: { name: 'mcp-reference-server' } } });
+    expect(first.called).toMatchObject({ result: { structuredContent: { sum: 5 } } });
+    expect(first.stderr).toMatch(/^mcp: authorize in your browser: http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?/);
+    expect(opened).toBe(1);
+
+    const files = await readdir(store);
+    expect(files).toHaveLength(1);
+    expect((await stat(store)).mode & 0o777).toBe(0o700);
+    expect((await stat(join(store, files[0] as string))).mode & 0o777).toBe(0o600);
+
+    const second = await bridgeRun(argv, () => {
+      throw new Error('the second run must not open a browser');
+    });
+    expect(second.code).toBe(0);
+    expect(second.called).toMatchObject({ result: { structuredContent: { sum: 5 } } });
+    expect(second.stderr).toBe('');
+    expect(scenario.stats().registrations).toHaveLength(1);
+  });
+
+  it('keeps tokens under $XDG_CONFIG_HOME/mcp/oauth, else ~/.config/mcp/oauth', () => {
+    expect(defaultTokenDirectory({ XDG_CONFIG_HOME: '/cfg' })).toBe(join('/cfg', 'mcp', 'oauth'));
+    expect(defaultTokenDirectory({})).toMatch(/[/\\]\.config[/\\]mcp[/\\]oauth$/);
+  });
+});
+
+describe('mcp bridge usage', () => {
+  it.each([
+    [['bridge'], 'usage: mcp bridge <url>'],
+    [['bridge', 'ftp://example.com/mcp'], 'mcp bridge takes an http(s) URL'],
+    [['bridge', 'https://example.com/mcp', '--', 'node', 'server.mjs'], 'not to a server command'],
+    [['bridge', 'https://example.com/mcp', '--header', 'no colon'], '--header takes "Name: value"'],
+    [['bridge', 'https://example.com/mcp', '--token-env', 'A', '--token-store', '/tmp/x'], 'with --token-env'],
+    [['bridge', 'https://example.com/mcp', '--max-in-flight', '0'], '--max-in-flight takes a positive whole number'],
+    [['bridge', 'https://example.com/mcp', '--json'], 'mcp bridge does not take --json'],
+    [['inspect', '--header', 'A: b', '--', 'node', 'server.mjs'], '--header: only mcp bridge takes these'],
+  ])('refuses %j with exit status 2', async (argv, message) => {
+    let stderr = '';
+    const code = await run(argv, { stdout: { write: () => true }, stderr: { write: (chunk) => (stderr += chunk) } });
+    expect(code).toBe(2);
+    expect(stderr).toContain(message);
+  });
+});
