@@ -7,7 +7,8 @@ export interface WatchMcpToolSetOptions extends McpToolSetOptions {
   /** Called with the new set after each re-listing (whether or not the tools differ). */
   readonly onChange?: (tools: ToolSet) => void;
   /**
-   * A re-listing after a change notification failed (the previous tools stay),
+   * A re-listing after a change notification failed (the previous tools stay
+   * until the next change or `refresh()`),
    * or a client's change stream broke (that client is no longer watched).
    * Without it, such failures are dropped.
    */

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { Client, McpError, ToolError } from '@mcp/core';
+import { Client, LimitError, McpError, ToolError } from '@mcp/core';
 import { StdioTransport } from '@mcp/node-stdio';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 // @ts-expect-error test-servers/ is plain JS without declarations
@@ -319,6 +319,21 @@ describe('watchMcpToolSet', () => {
     await started.client.listTools();
     expect(changes).toBe(0);
     expect(watcher.tools).toBe(before);
+  });
+
+  it('reports a re-listing that fails after a change to onError and keeps the tools it had', async () => {
+    // limits.maxPages 3 holds 15 tools at the server's page size of 5; the fifth added tool makes 16.
+    const started = await referencePeer({}, { limits: { maxPages: 3 } });
+    peers.push(started);
+    const errors: unknown[] = [];
+    await using watcher = await watchMcpToolSet(started.client, { onError: (error) => errors.push(error) });
+    for (let added = 0; added < 5; added++) await started.client.callTool('add-tool');
+
+    // Each re-listing that meets 16 tools fails (how many do depends on how the listings and calls interleave).
+    await vi.waitFor(() => expect(errors.length).toBeGreaterThan(0));
+    for (const error of errors) expect(error).toBeInstanceOf(LimitError);
+    expect(Object.keys(watcher.tools).length).toBeGreaterThanOrEqual(REFERENCE_TOOL_NAMES.length);
+    expect(Object.keys(watcher.tools).length).toBeLessThanOrEqual(15);
   });
 
   it('keeps the last tools when a re-listing fails, and rejects refresh() with the typed error', async () => {

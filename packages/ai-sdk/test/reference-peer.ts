@@ -1,4 +1,4 @@
-import { Client, MemoryTransport } from '@mcp/core';
+import { Client, type ClientOptions, MemoryTransport } from '@mcp/core';
 import type { JsonRpcMessage, TransportEvent } from '@mcp/core/transport';
 // @ts-expect-error test-servers/ is plain JS without declarations
 import { serveInProcess } from '../../../test-servers/in-process.mjs';
@@ -12,7 +12,10 @@ export interface ReferencePeer {
 }
 
 /** Serves the reference server on one end of a MemoryTransport pair and connects a Client to the other. */
-export async function referencePeer(options: { profile?: 'full' | 'minimal' } = {}): Promise<ReferencePeer> {
+export async function referencePeer(
+  options: { profile?: 'full' | 'minimal' } = {},
+  clientOptions: ClientOptions = {},
+): Promise<ReferencePeer> {
   const [clientEnd, serverEnd] = MemoryTransport.createPair();
   const received: JsonRpcMessage[] = [];
   const server: { close(): Promise<void> } = await serveInProcess(
@@ -28,7 +31,7 @@ export async function referencePeer(options: { profile?: 'full' | 'minimal' } = 
     },
     options,
   );
-  const client = new Client(clientEnd);
+  const client = new Client(clientEnd, clientOptions);
   await client.connect();
   return {
     client,
