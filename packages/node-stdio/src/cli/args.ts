@@ -26,6 +26,8 @@ export interface SessionOptions {
   readonly json: boolean;
   /** Drop the server's stderr instead of forwarding it (`--quiet`). */
   readonly quiet: boolean;
+  /** At a terminal, let the user type the reply to a server's sampling request (`--allow-sampling`). */
+  readonly allowSampling: boolean;
 }
 
 /** What the command line asks for, already validated: running it cannot fail on usage. */
@@ -57,6 +59,7 @@ const OPTIONS = {
   env: { type: 'string', multiple: true },
   'inherit-env': { type: 'boolean' },
   url: { type: 'string' },
+  'allow-sampling': { type: 'boolean' },
   ...BRIDGE_OPTIONS,
 } as const;
 
@@ -127,6 +130,7 @@ function sessionOptions(values: Values, serverArgv: readonly string[]): SessionO
     ...(timeout !== undefined && { timeout }),
     json: values.json ?? false,
     quiet: values.quiet ?? false,
+    allowSampling: values['allow-sampling'] ?? false,
   };
 }
 

@@ -11,14 +11,20 @@ Usage:
 Everything after "--" is the server, started as a child process (no shell).
 Or, instead of "-- <command…>", --url <url> for a server over Streamable HTTP.
 
+At a terminal (stdin and stderr), mcp asks you what the server asks (elicitation: form fields,
+or consent to a URL) and mcp call shows its progress on one line; elsewhere elicitation is
+declined and progress is plain lines on stderr. A sampling request is shown, then refused.
+
 Options:
-  --timeout <ms>    per-request timeout, the handshake included (default 60000)
+  --timeout <ms>    per-request timeout, the handshake included (default 60000); a call
+                    reporting progress waits on, up to 10 minutes, unless --timeout is given
   --env KEY=VALUE   set a variable for the server (repeatable); of yours it inherits only
                     PATH, HOME, USER, LOGNAME, SHELL, TERM (Windows: its system variables)
   --inherit-env     give the server all of your environment (API keys included)
   --url <url>       a remote server; when it requires OAuth, your browser opens to authorize
   --json            machine-readable output
-  -q, --quiet       hide the server's stderr and log messages
+  -q, --quiet       hide the server's stderr, log messages, progress and sampling requests
+  --allow-sampling  at a terminal, type the reply to a server's sampling request yourself
   -h, --help        show this help
   -v, --version     show the version
 

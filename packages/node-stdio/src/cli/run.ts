@@ -5,6 +5,7 @@ import { describeFailure, EXIT_FAILURE } from './error-line.js';
 import { type OutputStream, styleFor, toJson } from './format.js';
 import { HELP } from './help.js';
 import { inspectServer, renderInspection } from './inspect.js';
+import { type InputStream, interactiveTerminal } from './interactive/index.js';
 import { promptResultJson, renderPromptResult } from './prompt.js';
 import { renderReadResult } from './read.js';
 import { withSession } from './session.js';
@@ -15,6 +16,8 @@ import { VERSION } from './version.js';
 export interface CliIo {
   readonly stdout: OutputStream;
   readonly stderr: OutputStream;
+  /** Where the user answers a server's questions (default `process.stdin`); asked only when it and stderr are TTYs. */
+  readonly stdin?: InputStream;
   /** Read for NO_COLOR (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Aborted on Ctrl+C: the client is closed, the child stopped, and `run` returns 130. */
@@ -45,9 +48,16 @@ async function execute(command: Command, io: CliIo): Promise<number> {
   if (command.kind === 'bridge') return runBridge(command, { ...io, stdin: process.stdin });
   const style = styleFor(io.stdout, io.env ?? process.env);
   const { json } = command.session;
+  const terminal = interactiveTerminal({
+    stdin: io.stdin ?? process.stdin,
+    stderr: io.stderr,
+    quiet: command.session.quiet,
+    allowSampling: command.session.allowSampling,
+    ...(io.openBrowser && { openBrowser: io.openBrowser }),
+  });
   return withSession(
     command.session,
-    io.stderr,
+    terminal.stderr,
     io.signal,
     async ({ client, call }) => {
       switch (command.kind) {
@@ -56,7 +66,13 @@ async function execute(command: Command, io: CliIo): Promise<number> {
           return print(io, json ? [toJson(report)] : renderInspection(terminalSafe(report), style, io.stdout.columns));
         }
         case 'call': {
-          const result = await client.callTool(command.tool, command.args, call);
+          // Progress restarts the call's timeout; an explicit --timeout still bounds the whole call.
+          const { timeout } = command.session;
+          const progress = { onProgress: terminal.progress.update, ...(timeout && { maxTotalTimeout: timeout }) };
+          // The progress line is erased before the result, or the error line, is written.
+          const result = await client
+            .callTool(command.tool, command.args, { ...call, ...progress })
+            .finally(terminal.progress.clear);
           print(io, json ? [toJson(toolResultJson(result))] : renderToolResult(terminalSafe(result), style));
           if (!result.isError) return 0;
           io.stderr.write(`mcp: tool "${command.tool}" returned an error result (isError)\n`);
@@ -73,6 +89,7 @@ async function execute(command: Command, io: CliIo): Promise<number> {
       }
     },
     io.openBrowser,
+    terminal.handlers,
   );
 }
 
