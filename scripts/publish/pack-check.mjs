@@ -334,7 +334,7 @@ const nodeVersion = async (node) => (await run(node, ['--version'])).stdout.trim
 
 async function checks() {
   const list = [
-    ['pnpm pack of each package (dist and LICENSE only)', pack],
+    ['pnpm pack of each package (dist, package.json, LICENSE, README only)', pack],
     ['packed manifests complete, no workspace: ranges', manifests, ['pack']],
     ['compiled-in versions match package.json', versions],
     ['npm install of the tarballs in a fresh project, one @mcp/core', install, ['pack']],
