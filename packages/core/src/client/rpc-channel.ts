@@ -21,6 +21,7 @@ import {
 } from '../protocol/jsonrpc.js';
 import { META_PROGRESS_TOKEN, withMeta } from '../protocol/meta.js';
 import { ProgressNotificationParamsSchema } from '../protocol/progress.js';
+import { MessageQueue } from '../transport/message-queue.js';
 import { type SendOptions, type Transport, type TransportEvent, transportHooks } from '../transport/transport.js';
 import { LruMap } from './lru-map.js';
 import type { CallOptions } from './options.js';
@@ -348,7 +349,15 @@ export class RpcChannel {
 
   async #readLoop(): Promise<void> {
     try {
-      for await (const event of this.#transport.messages()) this.#onEvent(event);
+      const messages = this.#transport.messages();
+      for await (const event of messages) {
+        // After an answer, what came with it (at 64 calls in flight one read holds many) is handled now, not one
+        // wake-up each. A notification or request ends the run: the app's handlers get their turns between them.
+        for (let next: TransportEvent | undefined = event; next; ) {
+          this.#onEvent(next);
+          next = isAnswer(next) && messages instanceof MessageQueue ? messages.poll() : undefined;
+        }
+      }
       this.#end(new ClientClosedError('mcp: the server closed the connection'));
     } catch (error) {
       this.#end(error instanceof Error ? error : new TransportError(String(error)));
@@ -541,3 +550,7 @@ function excerpt(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
+
+/** Whether an event is an answer to one of our requests (no `method`), which runs no handler of the app's. */
+const isAnswer = (event: TransportEvent): boolean =>
+  event.type === 'message' && (event.message as { method?: unknown } | null)?.method === undefined;
