@@ -45,13 +45,14 @@ import { ToolRegistry } from './tool-registry.js';
 /**
  * The client's on-demand modules, each loaded the first time a program needs
  * it, so a bundler splits it off: answering the server (handlers, input rounds,
- * `listen()`); the catalogue (resources, prompts, completion, the TTL cache, the
- * `x-mcp-header` rules); output validation (the first call of a tool that
+ * `listen()`); the catalogue (resources, prompts, completion); the `x-mcp-header`
+ * rules (the first listing with an annotation); output validation (the first call of a tool that
  * listed an `outputSchema`); tasks (a `tools/call` answered with a task, a
  * 2025-11-25 server that declared `tasks`, `client.tasks`).
  */
 const answering = lazy(() => import('./answering/index.js'));
 const catalogue = lazy(() => import('./catalogue/index.js'));
+const headerRules = lazy(() => import('./x-mcp-header/index.js'));
 const outputValidation = lazy(() => import('./output-validation/index.js'));
 const tasks = lazy(() => import('./tasks/index.js'));
 
@@ -79,7 +80,7 @@ export class Session {
   readonly #options: ClientOptions;
   readonly #channel: RpcChannel;
   readonly #modern: ModernEra;
-  readonly #tools = new ToolRegistry(catalogue);
+  readonly #tools = new ToolRegistry(headerRules);
   /** The tools of the last `listTools()`: a call's result is checked against the `outputSchema` its tool listed. */
   #listed: readonly Tool[] = [];
   #answering: Answering | undefined;
