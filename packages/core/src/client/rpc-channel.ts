@@ -146,7 +146,8 @@ export class RpcChannel {
    * aborts or a deadline passes; rejects with what the server answered otherwise.
    */
   request<T>(method: string, params: Record<string, unknown> | undefined, options: RequestOptions<T>): Promise<T> {
-    const refusal = this.#refusal(method, options);
+    const now = performance.now();
+    const refusal = this.#refusal(method, options, now);
     if (refusal !== undefined) return Promise.reject(refusal);
     const { signal } = options;
     const id = this.#nextId++;
@@ -164,7 +165,7 @@ export class RpcChannel {
         if (options.cancellable !== false) this.#cancel(id, reason);
         reject(reason);
       };
-      const [timer, disarm] = this.#arm(method, method, options, giveUp);
+      const [timer, disarm] = this.#arm(method, method, options, giveUp, now);
       // Ends what the transport holds for this call (an HTTP stream) when we give
       // up on it. Only transports that hold something per call get one: creating
       // a signal per request is not free.
@@ -207,7 +208,8 @@ export class RpcChannel {
    * names `what`; the cap names the call's method, as its requests do.
    */
   run<T>(method: string, options: CallBounds, work: (signal: AbortSignal) => Promise<T>, what = method): Promise<T> {
-    const refusal = this.#refusal(method, options);
+    const now = performance.now();
+    const refusal = this.#refusal(method, options, now);
     if (refusal !== undefined) return Promise.reject(refusal);
     const controller = new AbortController();
     return new Promise<T>((resolve, reject) => {
@@ -216,7 +218,7 @@ export class RpcChannel {
         controller.abort(reason);
         reject(reason);
       };
-      const [, disarm] = this.#arm(method, what, options, stop);
+      const [, disarm] = this.#arm(method, what, options, stop, now);
       const release = () => {
         disarm();
         this.#running.delete(stop);
@@ -230,10 +232,14 @@ export class RpcChannel {
   }
 
   /** Why a call's next request or wait must not start: the channel ended, the caller aborted, or the call's cap passed. */
-  #refusal(method: string, { signal, startedAt, maxTotalTimeout: cap = this.#options.maxTotalTimeout }: CallBounds) {
+  #refusal(
+    method: string,
+    { signal, startedAt, maxTotalTimeout: cap = this.#options.maxTotalTimeout }: CallBounds,
+    now: number,
+  ) {
     if (this.#ended) return this.#closedError();
     if (signal?.aborted) return signal.reason;
-    if (startedAt !== undefined && cap > 0 && performance.now() - startedAt >= cap) return capTimeout(method, cap);
+    if (startedAt !== undefined && cap > 0 && now - startedAt >= cap) return capTimeout(method, cap);
     return undefined;
   }
 
@@ -248,18 +254,21 @@ export class RpcChannel {
     what: string,
     options: CallBounds,
     stop: (reason: unknown) => void,
+    now: number,
   ): [Deadline | undefined, () => void] {
     const { signal } = options;
     const timeout = options.timeout ?? this.#options.requestTimeout;
-    const timer = this.#deadlines.start(timeout, () =>
-      stop(new DOMException(`${what} timed out after ${timeout} ms`, 'TimeoutError')),
+    const timer = this.#deadlines.start(
+      timeout,
+      () => stop(new DOMException(`${what} timed out after ${timeout} ms`, 'TimeoutError')),
+      now,
     );
     const cap = options.maxTotalTimeout ?? this.#options.maxTotalTimeout;
-    const left = options.startedAt === undefined ? cap : cap - (performance.now() - options.startedAt);
+    const left = options.startedAt === undefined ? cap : cap - (now - options.startedAt);
     // Only progress restarts `timer`: without `onProgress`, a cap no sooner than
     // the timeout can never pass first, and the common call tracks one deadline.
     const capped = options.onProgress !== undefined || timer === undefined || timer.span > left;
-    const hardTimer = capped ? this.#deadlines.start(left, () => stop(capTimeout(method, cap))) : undefined;
+    const hardTimer = capped ? this.#deadlines.start(left, () => stop(capTimeout(method, cap)), now) : undefined;
     const onAbort = () => stop(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     return [
