@@ -35,11 +35,15 @@ export class Deadlines {
   /** When the armed timer fires; Infinity when none is armed. */
   #due = Infinity;
 
-  /** `expire` runs once `ms` pass without a restart; a missing, zero or non-finite `ms` means never. */
-  start(ms: number | undefined, expire: () => void): Deadline | undefined {
+  /**
+   * `expire` runs once `ms` pass from `now` without a restart; a missing, zero
+   * or non-finite `ms` means never. `now` is the caller's clock reading, when it
+   * has one: the clock is read once per request, not once per deadline.
+   */
+  start(ms: number | undefined, expire: () => void, now = performance.now()): Deadline | undefined {
     if (ms === undefined || !Number.isFinite(ms) || ms <= 0) return undefined;
     const span = Math.min(ms, MAX_TIMER);
-    const deadline: Deadline = { at: performance.now() + span, span, expire };
+    const deadline: Deadline = { at: now + span, span, expire };
     this.#live.add(deadline);
     this.#arm(deadline.at);
     return deadline;

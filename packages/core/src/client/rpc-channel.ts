@@ -21,6 +21,7 @@ import {
 } from '../protocol/jsonrpc.js';
 import { META_PROGRESS_TOKEN, withMeta } from '../protocol/meta.js';
 import { ProgressNotificationParamsSchema } from '../protocol/progress.js';
+import { MessageQueue } from '../transport/message-queue.js';
 import { type SendOptions, type Transport, type TransportEvent, transportHooks } from '../transport/transport.js';
 import { LruMap } from './lru-map.js';
 import type { CallOptions } from './options.js';
@@ -145,7 +146,8 @@ export class RpcChannel {
    * aborts or a deadline passes; rejects with what the server answered otherwise.
    */
   request<T>(method: string, params: Record<string, unknown> | undefined, options: RequestOptions<T>): Promise<T> {
-    const refusal = this.#refusal(method, options);
+    const now = performance.now();
+    const refusal = this.#refusal(method, options, now);
     if (refusal !== undefined) return Promise.reject(refusal);
     const { signal } = options;
     const id = this.#nextId++;
@@ -163,7 +165,7 @@ export class RpcChannel {
         if (options.cancellable !== false) this.#cancel(id, reason);
         reject(reason);
       };
-      const [timer, disarm] = this.#arm(method, method, options, giveUp);
+      const [timer, disarm] = this.#arm(method, method, options, giveUp, now);
       // Ends what the transport holds for this call (an HTTP stream) when we give
       // up on it. Only transports that hold something per call get one: creating
       // a signal per request is not free.
@@ -206,7 +208,8 @@ export class RpcChannel {
    * names `what`; the cap names the call's method, as its requests do.
    */
   run<T>(method: string, options: CallBounds, work: (signal: AbortSignal) => Promise<T>, what = method): Promise<T> {
-    const refusal = this.#refusal(method, options);
+    const now = performance.now();
+    const refusal = this.#refusal(method, options, now);
     if (refusal !== undefined) return Promise.reject(refusal);
     const controller = new AbortController();
     return new Promise<T>((resolve, reject) => {
@@ -215,7 +218,7 @@ export class RpcChannel {
         controller.abort(reason);
         reject(reason);
       };
-      const [, disarm] = this.#arm(method, what, options, stop);
+      const [, disarm] = this.#arm(method, what, options, stop, now);
       const release = () => {
         disarm();
         this.#running.delete(stop);
@@ -229,10 +232,14 @@ export class RpcChannel {
   }
 
   /** Why a call's next request or wait must not start: the channel ended, the caller aborted, or the call's cap passed. */
-  #refusal(method: string, { signal, startedAt, maxTotalTimeout: cap = this.#options.maxTotalTimeout }: CallBounds) {
+  #refusal(
+    method: string,
+    { signal, startedAt, maxTotalTimeout: cap = this.#options.maxTotalTimeout }: CallBounds,
+    now: number,
+  ) {
     if (this.#ended) return this.#closedError();
     if (signal?.aborted) return signal.reason;
-    if (startedAt !== undefined && cap > 0 && performance.now() - startedAt >= cap) return capTimeout(method, cap);
+    if (startedAt !== undefined && cap > 0 && now - startedAt >= cap) return capTimeout(method, cap);
     return undefined;
   }
 
@@ -247,18 +254,21 @@ export class RpcChannel {
     what: string,
     options: CallBounds,
     stop: (reason: unknown) => void,
+    now: number,
   ): [Deadline | undefined, () => void] {
     const { signal } = options;
     const timeout = options.timeout ?? this.#options.requestTimeout;
-    const timer = this.#deadlines.start(timeout, () =>
-      stop(new DOMException(`${what} timed out after ${timeout} ms`, 'TimeoutError')),
+    const timer = this.#deadlines.start(
+      timeout,
+      () => stop(new DOMException(`${what} timed out after ${timeout} ms`, 'TimeoutError')),
+      now,
     );
     const cap = options.maxTotalTimeout ?? this.#options.maxTotalTimeout;
-    const left = options.startedAt === undefined ? cap : cap - (performance.now() - options.startedAt);
+    const left = options.startedAt === undefined ? cap : cap - (now - options.startedAt);
     // Only progress restarts `timer`: without `onProgress`, a cap no sooner than
     // the timeout can never pass first, and the common call tracks one deadline.
     const capped = options.onProgress !== undefined || timer === undefined || timer.span > left;
-    const hardTimer = capped ? this.#deadlines.start(left, () => stop(capTimeout(method, cap))) : undefined;
+    const hardTimer = capped ? this.#deadlines.start(left, () => stop(capTimeout(method, cap)), now) : undefined;
     const onAbort = () => stop(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     return [
@@ -348,7 +358,15 @@ export class RpcChannel {
 
   async #readLoop(): Promise<void> {
     try {
-      for await (const event of this.#transport.messages()) this.#onEvent(event);
+      const messages = this.#transport.messages();
+      for await (const event of messages) {
+        // After an answer, what came with it (at 64 calls in flight one read holds many) is handled now, not one
+        // wake-up each. A notification or request ends the run: the app's handlers get their turns between them.
+        for (let next: TransportEvent | undefined = event; next; ) {
+          this.#onEvent(next);
+          next = isAnswer(next) && messages instanceof MessageQueue ? messages.poll() : undefined;
+        }
+      }
       this.#end(new ClientClosedError('mcp: the server closed the connection'));
     } catch (error) {
       this.#end(error instanceof Error ? error : new TransportError(String(error)));
@@ -541,3 +559,7 @@ function excerpt(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
+
+/** Whether an event is an answer to one of our requests (no `method`), which runs no handler of the app's. */
+const isAnswer = (event: TransportEvent): boolean =>
+  event.type === 'message' && (event.message as { method?: unknown } | null)?.method === undefined;

@@ -45,13 +45,14 @@ import { ToolRegistry } from './tool-registry.js';
 /**
  * The client's on-demand modules, each loaded the first time a program needs
  * it, so a bundler splits it off: answering the server (handlers, input rounds,
- * `listen()`); the catalogue (resources, prompts, completion, the TTL cache, the
- * `x-mcp-header` rules); output validation (the first call of a tool that
+ * `listen()`); the catalogue (resources, prompts, completion); the `x-mcp-header`
+ * rules (the first listing with an annotation); output validation (the first call of a tool that
  * listed an `outputSchema`); tasks (a `tools/call` answered with a task, a
  * 2025-11-25 server that declared `tasks`, `client.tasks`).
  */
 const answering = lazy(() => import('./answering/index.js'));
 const catalogue = lazy(() => import('./catalogue/index.js'));
+const headerRules = lazy(() => import('./x-mcp-header/index.js'));
 const outputValidation = lazy(() => import('./output-validation/index.js'));
 const tasks = lazy(() => import('./tasks/index.js'));
 
@@ -79,7 +80,7 @@ export class Session {
   readonly #options: ClientOptions;
   readonly #channel: RpcChannel;
   readonly #modern: ModernEra;
-  readonly #tools = new ToolRegistry(catalogue);
+  readonly #tools = new ToolRegistry(headerRules);
   /** The tools of the last `listTools()`: a call's result is checked against the `outputSchema` its tool listed. */
   #listed: readonly Tool[] = [];
   #answering: Answering | undefined;
@@ -193,7 +194,7 @@ export class Session {
    * through the TTL cache where results are cacheable (a method that is not pays
    * for none of it), and through the era, renewing an expired session once.
    */
-  async request<T>(
+  request<T>(
     method: string,
     capability: CapabilityPath | undefined,
     params: Record<string, unknown> | undefined,
@@ -201,11 +202,22 @@ export class Session {
     options: CallOptions = {},
   ): Promise<T> {
     const refusal = this.#refusal(method, capability);
-    if (refusal) throw refusal;
+    if (refusal) return Promise.reject(refusal);
     const startedAt = performance.now();
-    if (!CACHEABLE.has(method) || options.cache === false) {
-      return this.#send(method, params, { ...options, parse, startedAt });
-    }
+    // Not async: the common request hands on the era's promise as it is, not wrapped in one more.
+    return !CACHEABLE.has(method) || options.cache === false
+      ? this.#send(method, params, { ...options, parse, startedAt })
+      : this.#cached(method, params, parse, options, startedAt);
+  }
+
+  /** A cacheable request: the TTL cache's entry while it is fresh, else sent, and its result kept if it says so. */
+  async #cached<T>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    parse: (raw: unknown) => T,
+    options: CallOptions,
+    startedAt: number,
+  ): Promise<T> {
     const key = `${method} ${JSON.stringify(params ?? {})}`;
     const credential = () => this.#hooks.credentialKey?.();
     const hit = this.#cache ? await this.#cache.get(key, credential) : undefined;
@@ -273,18 +285,14 @@ export class Session {
    * listed with an `outputSchema` is checked against it (`CallOptions.validateOutput`).
    */
   async callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<ToolResult> {
-    const call = async (): Promise<ToolResult> => {
-      // A 2025-11-25 server that declared tasks: the tasks module decides, from the tool's taskSupport.
-      const result = (this.#server?.capabilities.tasks ||
-        (await this.request('tools/call', 'tools', { name, arguments: args }, parseCallTool, options))) as ToolResult;
-      // No `content`: a task (2026-07-28 `resultType: "task"`, passed on raw by the era), or a declared one's call.
-      return result.content ? result : (await this.tasks()).callTool(name, args, options, result);
-    };
-    const result = await call().catch(async (error: unknown) => {
+    let result: ToolResult;
+    try {
+      result = await this.#callTool(name, args, options);
+    } catch (error) {
       if (!(error instanceof RpcError) || error.code !== ErrorCode.HeaderMismatch) throw error;
       await this.listTools({ ...options, cache: false });
-      return call();
-    });
+      result = await this.#callTool(name, args, options);
+    }
     const schema = options?.validateOutput !== false && this.#listed.find((tool) => tool.name === name)?.outputSchema;
     if (!schema) return result;
     // The tool has run: a validator that fails to load (a chunk download failing) must not lose its result.
@@ -293,6 +301,15 @@ export class Session {
       throw new OutputValidationError(name, '', message, { issues: [] }, { cause, result });
     });
     return validation.checkOutput(name, schema, result, this.#options);
+  }
+
+  /** One `tools/call`, or the tasks module's following of it: its result as the caller gets it. */
+  async #callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<ToolResult> {
+    // A 2025-11-25 server that declared tasks: the tasks module decides, from the tool's taskSupport.
+    const result = (this.#server?.capabilities.tasks ||
+      (await this.request('tools/call', 'tools', { name, arguments: args }, parseCallTool, options))) as ToolResult;
+    // No `content`: a task (2026-07-28 `resultType: "task"`, passed on raw by the era), or a declared one's call.
+    return result.content ? result : (await this.tasks()).callTool(name, args, options, result);
   }
 
   /** This session's tasks (`client.tasks`), the module loaded at first use. */

@@ -1,7 +1,7 @@
 import type { Tool } from '../protocol/tools.js';
-import type { HeaderParam, headerAnnotations, paramHeaders } from './catalogue/x-mcp-header.js';
+import type { HeaderParam, headerAnnotations, paramHeaders } from './x-mcp-header/index.js';
 
-/** The `x-mcp-header` rules, as the catalogue module holds them. */
+/** The `x-mcp-header` rules, as their on-demand module holds them. */
 export interface HeaderRules {
   readonly headerAnnotations: typeof headerAnnotations;
   readonly paramHeaders: typeof paramHeaders;

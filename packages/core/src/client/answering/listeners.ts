@@ -33,6 +33,8 @@ export type ListenRequest = (
 export class Listeners {
   readonly #legacy = new Map<Subscription, ListenFilter>();
   readonly #modern = new Map<RequestId, Subscription>();
+  /** What stops each 2026-07-28 listen loop still running, waiting to reopen included. */
+  readonly #listening = new Set<AbortController>();
   readonly #bound: QueueBound;
   readonly #channel: Pick<RpcChannel, 'finish'>;
 
@@ -97,6 +99,7 @@ export class Listeners {
 
   openModern(filter: ListenFilter, listen: ListenRequest): Subscription {
     const controller = new AbortController();
+    this.#listening.add(controller);
     const ids: RequestId[] = [];
     // A listen request that is over routes nothing more: its id goes, so a subscription the
     // server ended (or that reopened) is not held here until the client closes.
@@ -129,12 +132,20 @@ export class Listeners {
           forget();
         }
       }
-    })();
+    })().finally(() => {
+      // However the loop ended (the server, the app, the client's close), the iteration ends too.
+      subscription.end();
+      this.#listening.delete(controller);
+    });
     return subscription;
   }
 
-  /** Ends every subscription (the client closed). */
+  /**
+   * Ends every subscription (the client closed), and stops each 2026-07-28
+   * listen loop: one waiting to reopen must not reopen on a closed client.
+   */
   closeAll(): void {
+    for (const controller of this.#listening) controller.abort();
     for (const subscription of [...this.#legacy.keys(), ...this.#modern.values()]) subscription.end();
     this.#legacy.clear();
     this.#modern.clear();

@@ -1,9 +1,9 @@
 /**
  * What the server offers beyond calling a tool, a module the Session loads the
  * first time one of its parts is needed: resources, prompts and completion (the
- * bodies of the Client's methods and their decoders) and the tools' `x-mcp-header`
- * rules. A program that only lists and calls tools without header annotations
- * never downloads it. (The TTL cache of listings is the Session's, in the entry.)
+ * bodies of the Client's methods and their decoders). A program that only lists
+ * and calls tools never downloads it. (The TTL cache of listings is the
+ * Session's, in the entry; the `x-mcp-header` rules are their own module.)
  */
 import { ResourceNotFoundError } from '../../errors/resource-not-found-error.js';
 import { RpcError } from '../../errors/rpc-error.js';
@@ -27,9 +27,6 @@ import {
   type ReadResourceResult,
 } from '../results/catalogue.js';
 import type { SessionRequests } from '../session-requests.js';
-
-// The x-mcp-header rules, which the Session's tool registry uses.
-export { headerAnnotations, paramHeaders } from './x-mcp-header.js';
 
 /** What the catalogue asks of the Session: its request path, what the server is, and paginated lists. */
 export interface CatalogueHost extends SessionRequests {

@@ -106,6 +106,22 @@ describe('ending a listen on the wire', () => {
     expect(calls.map((call) => call.rpcMethod)).not.toContain('notifications/cancelled');
   });
 
+  it("HTTP (2026-07-28): client.close() closes an open subscription's stream and never reopens it", async () => {
+    const { client, calls } = await open(hubUrl(servers.modes, 'listen-end'));
+    const subscription = await client.listen({ toolsListChanged: true });
+    await subscription.acknowledged;
+    const listen = calls.find((call) => call.rpcMethod === 'subscriptions/listen');
+    const timersBefore = process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    await client.close();
+    await until(() => listen?.signal?.aborted === true);
+    // A reopen would wait out a backoff first (at least a quarter second): none may be scheduled.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const timersAfter = process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    expect(timersAfter).toBeLessThanOrEqual(timersBefore);
+    expect(calls.filter((call) => call.rpcMethod === 'subscriptions/listen')).toHaveLength(1);
+    expect(subscription.closed).toBe(true);
+  });
+
   it("HTTP (2026-07-28): a subscription's stream outlives the client's maxTotalTimeout (0.3 s here), which caps calls, not listening", async () => {
     const { client, calls } = await open(hubUrl(servers.modes, 'listen'), { client: { maxTotalTimeout: 300 } });
     const subscription = await client.listen({ toolsListChanged: true });

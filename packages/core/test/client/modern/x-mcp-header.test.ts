@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headerAnnotations } from '../../../src/client/catalogue/x-mcp-header.js';
+import { headerAnnotations } from '../../../src/client/x-mcp-header/index.js';
 import type { Tool } from '../../../src/index.js';
 import { plainTool, textResult, useHostileServer } from './hostile-server.js';
 import { hubUrl, useClients, useHttpServers } from './modern-harness.js';

@@ -1,3 +1,10 @@
+/**
+ * The `x-mcp-header` rules (2026-07-28 §Mcp-Param headers), a module the
+ * Session's tool registry loads the first time a listed tool carries an
+ * annotation: which annotations of a tool's input schema are valid, and the
+ * `Mcp-Param-{name}` headers a call's arguments give. A program whose tools
+ * carry none never downloads it.
+ */
 import { isJsonObject } from '../../protocol/json.js';
 import type { Tool } from '../../protocol/tools.js';
 import { encodeHeaderValue } from '../header-values.js';
