@@ -3,6 +3,7 @@
 // later invocation, report how the started tasks are doing and collect the
 // results of those that ended. The task ids live in the Durable Object, so the
 // model never has to carry them from one request to the next.
+import { ErrorCode, RpcError } from '@mcp/core';
 import { jsonSchema, tool } from 'ai';
 
 /** Background tasks one agent may have at a time; `background_start` refuses past it. */
@@ -42,7 +43,9 @@ export function backgroundTools(client, tasks) {
         try {
           started = await client.tasks.start(name, args);
         } finally {
-          if (!started || !('taskId' in started)) tasks.splice(tasks.indexOf(slot), 1);
+          // Only if still held: the slot is the only thing this call may remove.
+          const held = tasks.indexOf(slot);
+          if ((!started || !('taskId' in started)) && held !== -1) tasks.splice(held, 1);
         }
         // The server ran the tool inline: its result is all there is.
         if (!('taskId' in started)) return { status: 'completed', text: started.text, isError: started.isError };
@@ -56,19 +59,26 @@ export function backgroundTools(client, tasks) {
         'of those that ended (reported once, then forgotten).',
       inputSchema: jsonSchema({ type: 'object', properties: {}, additionalProperties: false }),
       async execute() {
-        const reports = await Promise.all(tasks.map((task) => check(client, task)));
-        const ended = new Set(reports.filter((report) => ENDED.has(report.status)).map((report) => report.taskId));
-        const open = tasks.filter((task) => !ended.has(task.taskId));
-        tasks.splice(0, tasks.length, ...open);
-        return { tasks: reports };
+        // A slot whose background_start (in this same step) has no task id yet is not checked: the
+        // next background_check reports it.
+        const reports = await Promise.all(
+          tasks.filter((task) => task.taskId !== '').map((task) => check(client, task)),
+        );
+        const gone = new Set(reports.filter((report) => report.forget).map((report) => report.taskId));
+        const kept = tasks.filter((task) => !gone.has(task.taskId));
+        tasks.splice(0, tasks.length, ...kept);
+        return { tasks: reports.map(({ forget, ...report }) => report) };
       },
     }),
   };
 }
 
 /**
- * Where one task stands, with its result once it has ended. A task the server
- * no longer knows (its TTL passed) is reported as failed.
+ * Where one task stands, with its result once it has ended, and whether to
+ * forget it: once it has ended and its result was read, or once the server no
+ * longer knows it (its TTL passed: `-32602`, reported as failed). Any other
+ * error (the network, a 5xx, a timeout, a result that could not be read)
+ * reports `status: "unknown"` with the error and keeps the task for the next check.
  * @param {import('@mcp/core').Client} client
  * @param {import('./durable-state.js').StoredTask} stored
  */
@@ -77,18 +87,28 @@ async function check(client, { taskId, tool: name }) {
   try {
     task = await client.tasks.get(taskId);
   } catch (error) {
-    return { taskId, tool: name, status: 'failed', error: messageOf(error) };
+    if (isUnknownTask(error)) return { taskId, tool: name, status: 'failed', error: messageOf(error), forget: true };
+    return { taskId, tool: name, status: 'unknown', error: messageOf(error), forget: false };
   }
   const report = { taskId, tool: name, status: task.status, statusMessage: task.statusMessage };
-  if (!ENDED.has(task.status) || task.status === 'cancelled') return report;
+  if (!ENDED.has(task.status)) return { ...report, forget: false };
+  if (task.status === 'cancelled') return { ...report, forget: true };
   try {
     // The task has ended, so result() answers at once rather than waiting.
     const result = await client.tasks.result(taskId);
-    return { ...report, text: result.text, isError: result.isError };
+    return { ...report, text: result.text, isError: result.isError, forget: true };
   } catch (error) {
-    return { ...report, error: messageOf(error) };
+    if (isUnknownTask(error)) return { ...report, error: messageOf(error), forget: true };
+    return { ...report, status: 'unknown', error: messageOf(error), forget: false };
   }
 }
+
+/**
+ * The server's answer for a task id it does not know (never had, or its TTL
+ * passed): `-32602` (2025-11-25 tasks, and 2026-07-28).
+ * @param {unknown} error
+ */
+const isUnknownTask = (error) => error instanceof RpcError && error.code === ErrorCode.InvalidParams;
 
 /** @param {unknown} error */
 const messageOf = (error) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));

@@ -73,21 +73,26 @@ beforeEach(() => {
   shared.server.methods.length = 0;
   shared.server.sessions.length = 0;
   shared.server.forgotten.clear();
+  shared.server.unavailable.clear();
 });
 
 /**
  * A proxy in front of `target` that records the JSON-RPC method and session id of every message sent to
- * it, and answers 404 (a session the server forgot) for the session ids put in `forgotten`.
+ * it, answers 404 (a session the server forgot) for the session ids put in `forgotten`, and 503 (the
+ * server overloaded) for the methods put in `unavailable`.
  */
 async function recording(target: string) {
   const methods: string[] = [];
   const sessions: string[] = [];
   const forgotten = new Set<string>();
+  const unavailable = new Set<string>();
   const proxy = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString();
-    if (body) methods.push((JSON.parse(body) as { method?: string }).method ?? '(response)');
+    const method = body ? ((JSON.parse(body) as { method?: string }).method ?? '(response)') : undefined;
+    if (method) methods.push(method);
+    if (method && unavailable.has(method)) return void response.writeHead(503).end('overloaded');
     const session = request.headers['mcp-session-id'];
     if (typeof session === 'string') {
       sessions.push(session);
@@ -108,7 +113,8 @@ async function recording(target: string) {
   proxies.push(proxy);
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   const count = (method: string) => methods.filter((seen) => seen === method).length;
-  return { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`, methods, sessions, forgotten, count };
+  const port = (proxy.address() as AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}/`, methods, sessions, forgotten, unavailable, count };
 }
 
 /** The 2025-11-25 task server (sessions; one task store per session) behind a recording proxy. */
@@ -158,9 +164,9 @@ function lastToolMessages(): string[] {
   return messages.filter((message) => message.role === 'tool').map((message) => String(message.content));
 }
 
-/** The task reports of the last `background_check` the model read. */
+/** The task reports of the last `background_check` the model read (the last tool result of that step). */
 function lastTaskReports(): TaskReport[] {
-  const [content] = lastToolMessages();
+  const content = lastToolMessages().at(-1);
   return (JSON.parse(content ?? '{}') as { tasks: TaskReport[] }).tasks;
 }
 
@@ -204,6 +210,13 @@ const taskScript: MockScript = [
     call: [{ tool: 'background_start', args: { tool: 'slow-steps', arguments: { steps: 3, stepMs: 150 } } }],
   },
   { when: { last: 'user', userSays: 'check' }, call: [{ tool: 'background_check' }] },
+  {
+    when: { last: 'user', userSays: 'both' },
+    call: [
+      { tool: 'background_start', args: { tool: 'slow-steps', arguments: { steps: 3, stepMs: 150 } } },
+      { tool: 'background_check' },
+    ],
+  },
   { when: { last: 'tool' }, reply: 'Tasks: {{tool}}' },
 ];
 
@@ -287,6 +300,62 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
     expect(server.count('initialize')).toBe(1);
     expect(server.count('tools/call')).toBe(1);
     expect(server.count('tasks/result')).toBe(1);
+  });
+
+  it('checks a task started in the same step only in a later check, and loses none', async () => {
+    model.setScript(taskScript);
+    const { worker } = shared;
+    const first = await startReport(worker, 'kim');
+
+    // One step: background_start and background_check at once, with one task already stored.
+    const answer = await worker.ask('kim', 'one more task, and both statuses');
+    expect(answer.toolCalls).toEqual(['background_start', 'background_check']);
+    const [started] = lastToolMessages();
+    const second = (JSON.parse(started ?? '{}') as { taskId: string }).taskId;
+    expect(second).toEqual(expect.any(String));
+    expect(second).not.toBe(first);
+    // The check saw only the stored task: the one just starting had no id yet.
+    expect(lastTaskReports().map((report) => report.taskId)).toEqual([first]);
+
+    // Later checks collect both, each once.
+    const collected: string[] = [];
+    const both = async () => {
+      await worker.ask('kim', 'check the reports');
+      for (const report of lastTaskReports()) if (report.status === 'completed') collected.push(report.taskId);
+      return collected.length;
+    };
+    await expect.poll(both, { timeout: 10_000, interval: 200 }).toBe(2);
+    expect(collected.sort()).toEqual([first, second].sort());
+    expect((await worker.ask('kim', 'check again')).text).toBe('Tasks: {"tasks":[]}');
+  });
+
+  it('keeps a task whose check fails for another reason than an unknown task (503), and collects it later', async () => {
+    model.setScript(taskScript);
+    const { server, worker } = shared;
+    const taskId = await startReport(worker, 'lea');
+
+    server.unavailable.add('tasks/get');
+    await worker.ask('lea', 'check the report');
+    const [report] = lastTaskReports();
+    expect(report).toMatchObject({ taskId, tool: 'slow-steps', status: 'unknown' });
+    expect(report?.error).toContain('503');
+
+    server.unavailable.clear();
+    expect(await checkUntilEnded(worker, 'lea')).toMatchObject([
+      { taskId, status: 'completed', text: 'done after 3 steps' },
+    ]);
+  });
+
+  it('forgets a task the server no longer knows, reported as failed', async () => {
+    model.setScript(taskScript);
+    const { server, worker } = shared;
+    await startReport(worker, 'max');
+    // The server forgets the session, and with it the session's task store.
+    server.forgotten.add(server.sessions.at(-1) ?? '');
+    await worker.ask('max', 'check the report');
+    const [report] = lastTaskReports();
+    expect(report).toMatchObject({ status: 'failed' });
+    expect((await worker.ask('max', 'check again')).text).toBe('Tasks: {"tasks":[]}');
   });
 
   it('collects, in a restarted workerd with persisted storage, the task an earlier process started', async () => {
