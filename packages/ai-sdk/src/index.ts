@@ -10,4 +10,10 @@ export {
   mcpToolSet,
 } from './mcp-tool-set.js';
 export { MAX_TOOL_NAME_LENGTH, PREFIX_SEPARATOR } from './tool-names.js';
-export { type McpToolSetWatcher, type WatchMcpToolSetOptions, watchMcpToolSet } from './watch-mcp-tool-set.js';
+export {
+  type McpToolSetWatcher,
+  RELIST_RETRY_MS,
+  type RelistRetryMs,
+  type WatchMcpToolSetOptions,
+  watchMcpToolSet,
+} from './watch-mcp-tool-set.js';

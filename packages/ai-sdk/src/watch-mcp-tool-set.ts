@@ -1,27 +1,61 @@
-import type { Subscription, Tool } from '@mcp/core';
+import { ClientClosedError, McpError, type Subscription, type Tool } from '@mcp/core';
 import type { ToolSet } from 'ai';
 import { buildToolSet, type McpToolSetOptions, type McpToolSource, namedClients } from './mcp-tool-set.js';
 
+/** The delays between retries of a failed re-listing, in milliseconds. */
+export interface RelistRetryMs {
+  /** After the first failure; it doubles after each further one. */
+  readonly firstMs: number;
+  /** The longest wait between two tries. */
+  readonly maxMs: number;
+}
+
+/**
+ * How long a watcher waits before listing again a client whose re-listing
+ * failed: `firstMs` after the first failure, doubling after each further one,
+ * never more than `maxMs`. It keeps trying until a listing succeeds, the watcher
+ * is closed, or the client is (a `ClientClosedError` is not retried).
+ */
+export const RELIST_RETRY_MS: RelistRetryMs = { firstMs: 1_000, maxMs: 30_000 };
+
 /** {@link watchMcpToolSet}'s options: naming and calls as for `mcpToolSet`, and where changes are reported. */
 export interface WatchMcpToolSetOptions extends McpToolSetOptions {
-  /** Called with the new set after each re-listing (whether or not the tools differ). */
+  /**
+   * Called with the new set after each re-listing (whether or not the tools
+   * differ). If it throws, the error goes to `onError`; the new set stays.
+   */
   readonly onChange?: (tools: ToolSet) => void;
   /**
-   * A re-listing after a change notification failed (the previous tools stay
-   * until the next change or `refresh()`),
-   * or a client's change stream broke (that client is no longer watched).
-   * Without it, such failures are dropped.
+   * Called with what went wrong, once for each:
+   * - a re-listing failed (after a change, a retry, or `refresh()`): the client's previous tools stay,
+   *   and it is listed again after {@link RELIST_RETRY_MS};
+   * - a client's change stream broke, or ended while its client is still open (a 2026-07-28 server
+   *   may end a `subscriptions/listen` stream): that client is no longer watched, though its tools stay
+   *   and `refresh()` still lists them;
+   * - `onChange` threw.
+   *
+   * Nothing is reported once the watcher is closed. An `onError` that throws
+   * is ignored (there is nowhere left to report it). Without it, these are dropped.
    */
   readonly onError?: (error: unknown) => void;
+  /** The delays between retries of a failed re-listing (default {@link RELIST_RETRY_MS}). */
+  readonly retryMs?: Partial<RelistRetryMs>;
 }
 
 /** A `ToolSet` kept current; see {@link watchMcpToolSet}. */
 export interface McpToolSetWatcher extends AsyncDisposable {
   /** The tools as last listed: a new object after each change, so read it for each `generateText` call. */
   readonly tools: ToolSet;
-  /** Lists every client's tools again now (bypassing the TTL cache) and resolves with the new set. */
+  /**
+   * Lists every client's tools again now (bypassing the TTL cache) and resolves with the new set.
+   * Rejects with the first listing's error if one failed (also reported to `onError`), and with an
+   * `McpError` once the watcher is closed, also for a listing that was under way when it closed.
+   */
   refresh(): Promise<ToolSet>;
-  /** Stops listening for changes; `tools` stays as it was. Idempotent. */
+  /**
+   * Stops listening for changes and retrying; `tools` stays as it was, and a
+   * listing under way changes nothing and reports nothing. Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -54,6 +88,8 @@ export async function watchMcpToolSet(
   }
 }
 
+const closedError = () => new McpError('watchMcpToolSet: the watcher is closed');
+
 class Watcher implements McpToolSetWatcher {
   readonly #named: Parameters<typeof buildToolSet>[0];
   readonly #listings: (readonly Tool[])[];
@@ -61,8 +97,15 @@ class Watcher implements McpToolSetWatcher {
   readonly #options: WatchMcpToolSetOptions;
   /** Clients whose tools must be listed again. */
   readonly #stale = new Set<number>();
+  /** Clients whose last listing failed: listed again when the retry timer fires (or sooner). */
+  readonly #failed = new Set<number>();
+  /** Clients whose change stream ended quietly: the next listing tells an open client from a closed one. */
+  readonly #ended = new Set<number>();
   #tools: ToolSet;
   #listing: Promise<ToolSet> | undefined;
+  #retry: ReturnType<typeof setTimeout> | undefined;
+  /** Failed listings in a row, for the retry backoff. */
+  #failures = 0;
   #closed = false;
 
   constructor(
@@ -86,6 +129,7 @@ class Watcher implements McpToolSetWatcher {
   }
 
   refresh(): Promise<ToolSet> {
+    if (this.#closed) return Promise.reject(closedError());
     this.#named.clients.forEach((_, index) => {
       this.#stale.add(index);
     });
@@ -94,6 +138,8 @@ class Watcher implements McpToolSetWatcher {
 
   async close(): Promise<void> {
     this.#closed = true;
+    clearTimeout(this.#retry);
+    this.#retry = undefined;
     await Promise.allSettled(this.#subscriptions.map((subscription) => subscription.close()));
   }
 
@@ -105,34 +151,100 @@ class Watcher implements McpToolSetWatcher {
     try {
       for await (const _ of subscription) {
         this.#stale.add(index);
-        this.#relist().catch((error: unknown) => this.#options.onError?.(error));
+        // A failure is reported by the listing itself.
+        this.#relist().catch(() => {});
       }
     } catch (error) {
-      if (!this.#closed) this.#options.onError?.(error);
+      this.#report(error);
+      return;
     }
+    if (this.#closed) return;
+    // Ended without an error: the client was closed, or the server ended the stream. A listing
+    // tells which (a closed client refuses it), and catches up with changes the stream missed.
+    this.#ended.add(index);
+    this.#stale.add(index);
+    this.#relist().catch(() => {});
   }
 
   /** Lists the stale clients again, until none is; one loop at a time, shared by every caller. */
   #relist(): Promise<ToolSet> {
-    this.#listing ??= (async () => {
-      try {
-        while (this.#stale.size > 0) {
-          const indices = [...this.#stale];
-          this.#stale.clear();
-          const listings = await Promise.all(
-            indices.map((index) => this.#named.clients[index]?.listTools({ cache: false }) ?? []),
-          );
-          indices.forEach((index, position) => {
-            this.#listings[index] = listings[position] ?? [];
-          });
-          this.#tools = buildToolSet(this.#named, this.#listings, this.#options);
-          this.#options.onChange?.(this.#tools);
-        }
-        return this.#tools;
-      } finally {
-        this.#listing = undefined;
-      }
-    })();
+    if (this.#closed) return Promise.reject(closedError());
+    this.#listing ??= this.#run().finally(() => {
+      this.#listing = undefined;
+      this.#scheduleRetry();
+    });
     return this.#listing;
+  }
+
+  async #run(): Promise<ToolSet> {
+    clearTimeout(this.#retry);
+    this.#retry = undefined;
+    for (const index of this.#failed) this.#stale.add(index);
+    this.#failed.clear();
+    let failure: { error: unknown } | undefined;
+    while (this.#stale.size > 0) {
+      const indices = [...this.#stale];
+      this.#stale.clear();
+      const outcomes = await Promise.allSettled(
+        indices.map(async (index) => (await this.#named.clients[index]?.listTools({ cache: false })) ?? []),
+      );
+      // Closed meanwhile: nothing changes and nothing is reported.
+      if (this.#closed) throw closedError();
+      indices.forEach((index, position) => {
+        const outcome = outcomes[position];
+        const ended = this.#ended.has(index);
+        if (outcome?.status === 'fulfilled') {
+          this.#listings[index] = outcome.value;
+          this.#ended.delete(index);
+          if (ended) this.#report(new McpError(`watchMcpToolSet: ${this.#nameOf(index)} ended its change stream`));
+          return;
+        }
+        const error: unknown = outcome?.reason;
+        const closed = error instanceof ClientClosedError;
+        // A closed client is not listed again; its stream ending was the close, not news.
+        if (!closed) this.#failed.add(index);
+        else this.#ended.delete(index);
+        if (closed && ended) return;
+        failure ??= { error };
+        this.#report(error);
+      });
+      if (outcomes.some((outcome) => outcome.status === 'fulfilled')) {
+        this.#tools = buildToolSet(this.#named, this.#listings, this.#options);
+        try {
+          this.#options.onChange?.(this.#tools);
+        } catch (error) {
+          this.#report(error);
+        }
+      }
+    }
+    this.#failures = this.#failed.size > 0 ? this.#failures + 1 : 0;
+    if (failure) throw failure.error;
+    return this.#tools;
+  }
+
+  /** While a client's listing has failed, lists it again after a delay that doubles, up to `maxMs`. */
+  #scheduleRetry(): void {
+    if (this.#closed || this.#failed.size === 0 || this.#retry !== undefined) return;
+    const firstMs = this.#options.retryMs?.firstMs ?? RELIST_RETRY_MS.firstMs;
+    const maxMs = this.#options.retryMs?.maxMs ?? RELIST_RETRY_MS.maxMs;
+    const delay = Math.min(firstMs * 2 ** Math.max(0, this.#failures - 1), maxMs);
+    this.#retry = setTimeout(() => {
+      this.#retry = undefined;
+      this.#relist().catch(() => {});
+    }, delay);
+  }
+
+  #nameOf(index: number): string {
+    return this.#named.names[index] ?? `client ${index}`;
+  }
+
+  /** Tells `onError`, unless closed; an `onError` that throws is ignored. */
+  #report(error: unknown): void {
+    if (this.#closed) return;
+    try {
+      this.#options.onError?.(error);
+    } catch {
+      // Nowhere left to report it: reporting it as a rejection would crash the app.
+    }
   }
 }

@@ -1,7 +1,12 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { Client, LimitError, McpError, ToolError } from '@mcp/core';
+import { Client, LimitError, McpError, StreamableHttpTransport, ToolError } from '@mcp/core';
 import { StdioTransport } from '@mcp/node-stdio';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+// @ts-expect-error test-servers/ is plain JS without declarations
+import { startHttpServers } from '../../../test-servers/http/serve.mjs';
 // @ts-expect-error test-servers/ is plain JS without declarations
 import { PNG_BASE64, REFERENCE_TOOL_NAMES, WAV_BASE64 } from '../../../test-servers/reference/fixtures.mjs';
 import { mcpToolSet, watchMcpToolSet } from '../src/index.js';
@@ -334,6 +339,144 @@ describe('watchMcpToolSet', () => {
     for (const error of errors) expect(error).toBeInstanceOf(LimitError);
     expect(Object.keys(watcher.tools).length).toBeGreaterThanOrEqual(REFERENCE_TOOL_NAMES.length);
     expect(Object.keys(watcher.tools).length).toBeLessThanOrEqual(15);
+  });
+
+  it("gives a throwing onChange's error to onError, ignores a throwing onError, and leaves no unhandled rejection", async () => {
+    const started = await peer();
+    const errors: unknown[] = [];
+    const watcher = await watchMcpToolSet(started.client, {
+      onChange: () => {
+        throw new Error('onChange broke');
+      },
+      onError: (error) => {
+        errors.push(error);
+        throw new Error('onError broke too');
+      },
+    });
+    // After a change notification (the listing the watcher starts itself)…
+    await started.client.callTool('add-tool');
+    await vi.waitFor(() => expect(errors).toHaveLength(1));
+    expect(Object.keys(watcher.tools)).toContain('dynamic-1');
+    // …and after refresh(), which still resolves with the new set.
+    expect(await watcher.refresh()).toBe(watcher.tools);
+    expect(errors.map((error) => (error as Error).message)).toEqual(['onChange broke', 'onChange broke']);
+    await watcher.close();
+  });
+
+  it('changes nothing and reports nothing for a listing under way at close(), and refuses refresh() after it', async () => {
+    const unavailable = new Set<string>();
+    const started = await referencePeer({ unavailable });
+    peers.push(started);
+    let changes = 0;
+    const errors: unknown[] = [];
+    const watcher = await watchMcpToolSet(started.client, {
+      onChange: () => changes++,
+      onError: (error) => errors.push(error),
+    });
+    const other = await watchMcpToolSet(started.client, { onError: (error) => errors.push(error) });
+    // Both have served the change notification before the listings this test watches start.
+    await started.client.callTool('add-tool');
+    for (const each of [watcher, other]) await vi.waitFor(() => expect(Object.keys(each.tools)).toContain('dynamic-1'));
+    changes = 0;
+    const before = watcher.tools;
+
+    // A listing that would succeed, and one that would fail, each under way when its watcher closes.
+    const succeeding = watcher.refresh();
+    await watcher.close();
+    await expect(succeeding).rejects.toThrow('watchMcpToolSet: the watcher is closed');
+    unavailable.add('tools/list');
+    const failing = other.refresh();
+    await other.close();
+    await expect(failing).rejects.toThrow('watchMcpToolSet: the watcher is closed');
+
+    expect(changes).toBe(0);
+    expect(errors).toEqual([]);
+    expect(watcher.tools).toBe(before);
+    await expect(watcher.refresh()).rejects.toBeInstanceOf(McpError);
+  });
+
+  it('lists a client again after a failed listing with no new change, backing off between retries', async () => {
+    const unavailable = new Set<string>();
+    const started = await referencePeer({ unavailable });
+    peers.push(started);
+    const failedAt: number[] = [];
+    const retryMs = { firstMs: 100, maxMs: 200 };
+    await using watcher = await watchMcpToolSet(started.client, {
+      retryMs,
+      onError: () => failedAt.push(performance.now()),
+    });
+    unavailable.add('tools/list');
+    await started.client.callTool('add-tool');
+
+    // The change's listing fails, then each retry: 100 ms after the first failure, then 200 (the cap).
+    await vi.waitFor(() => expect(failedAt.length).toBeGreaterThanOrEqual(4), { timeout: 3_000 });
+    const gaps = failedAt.slice(1, 4).map((at, index) => at - (failedAt[index] ?? 0));
+    expect(gaps[0]).toBeGreaterThanOrEqual(retryMs.firstMs - 5);
+    for (const gap of gaps.slice(1)) expect(gap).toBeGreaterThanOrEqual(retryMs.maxMs - 5);
+    expect(Object.keys(watcher.tools)).not.toContain('dynamic-1');
+
+    // The server recovers: the next retry lists the tool, with no notification.
+    unavailable.clear();
+    await vi.waitFor(() => expect(Object.keys(watcher.tools)).toContain('dynamic-1'), { timeout: 3_000 });
+  });
+
+  it('tells onError when a 2026-07-28 server ends its listen stream, and lists that client once more', async () => {
+    const servers: { modes: string; close(): Promise<void> } = await startHttpServers();
+    // In front of the /v2 endpoint: the first subscriptions/listen is answered with a result at once,
+    // which ends the stream gracefully; everything else goes to the server.
+    let ended = 0;
+    const proxy = createServer(async (request, response) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const body = Buffer.concat(chunks).toString();
+      const message = body ? (JSON.parse(body) as { method?: string; id?: unknown }) : {};
+      if (message.method === 'subscriptions/listen' && ended++ === 0) {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        return void response.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: {} }));
+      }
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (typeof value === 'string' && name !== 'host' && name !== 'content-length') headers.set(name, value);
+      }
+      const init = { method: request.method ?? 'POST', headers, ...(body && { body }) };
+      const answer = await fetch(`${servers.modes}/v2`, init);
+      response.writeHead(answer.status, Object.fromEntries(answer.headers));
+      if (answer.body) Readable.fromWeb(answer.body as never).pipe(response);
+      else response.end();
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`;
+      await using client = new Client(new StreamableHttpTransport(url));
+      await client.connect();
+      expect(client.era).toBe('modern');
+      const errors: unknown[] = [];
+      const listed: number[] = [];
+      await using watcher = await watchMcpToolSet(client, {
+        onError: (error) => errors.push(error),
+        onChange: (tools) => listed.push(Object.keys(tools).length),
+      });
+      await vi.waitFor(() => expect(errors).toHaveLength(1));
+      expect(errors[0]).toBeInstanceOf(McpError);
+      expect((errors[0] as Error).message).toMatch(/ended its change stream/);
+      expect(listed).toHaveLength(1);
+      expect(Object.keys(watcher.tools).length).toBe(listed[0]);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+      await servers.close();
+    }
+  });
+
+  it('reports nothing when the client is closed before the watcher', async () => {
+    const started = await peer();
+    const errors: unknown[] = [];
+    const watcher = await watchMcpToolSet(started.client, { onError: (error) => errors.push(error) });
+    await started.close();
+    // The stream's end is checked with one listing, which the closed client refuses at once.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(errors).toEqual([]);
+    await watcher.close();
   });
 
   it('keeps the last tools when a re-listing fails, and rejects refresh() with the typed error', async () => {

@@ -11,11 +11,16 @@ export interface ReferencePeer {
   close(): Promise<void>;
 }
 
-/** Serves the reference server on one end of a MemoryTransport pair and connects a Client to the other. */
+/**
+ * Serves the reference server on one end of a MemoryTransport pair and connects a Client to the other.
+ * A request whose method is in `unavailable` (changeable at any time) is answered with an internal
+ * error before it reaches the server, as an overloaded server would.
+ */
 export async function referencePeer(
-  options: { profile?: 'full' | 'minimal' } = {},
+  options: { profile?: 'full' | 'minimal'; unavailable?: Set<string> } = {},
   clientOptions: ClientOptions = {},
 ): Promise<ReferencePeer> {
+  const { unavailable = new Set<string>(), ...serverOptions } = options;
   const [clientEnd, serverEnd] = MemoryTransport.createPair();
   const received: JsonRpcMessage[] = [];
   const server: { close(): Promise<void> } = await serveInProcess(
@@ -24,12 +29,19 @@ export async function referencePeer(
       close: () => serverEnd.close(),
       async *messages(): AsyncIterable<TransportEvent> {
         for await (const event of serverEnd.messages()) {
-          if (event.type === 'message') received.push(event.message as JsonRpcMessage);
+          if (event.type === 'message') {
+            const message = event.message as JsonRpcMessage;
+            received.push(message);
+            if ('method' in message && 'id' in message && unavailable.has(String(message.method))) {
+              await serverEnd.send({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'unavailable' } });
+              continue;
+            }
+          }
           yield event;
         }
       },
     },
-    options,
+    serverOptions,
   );
   const client = new Client(clientEnd, clientOptions);
   await client.connect();
