@@ -17,7 +17,9 @@ export type MediaStyle = 'ai6' | 'ai7';
  * A tool result as the model reads it (anything that is not one, as JSON):
  * - `structuredContent` present: JSON output of it (the 2025-06-18 spec has the
  *   text parts repeat it for clients without structured output, so the model
- *   would only read it twice);
+ *   would only read it twice); if the result also has media (images, audio,
+ *   blob resources), which JSON output cannot carry, the JSON as one text part
+ *   followed by the media parts in order (the other parts still left out);
  * - otherwise every content part in order: text as text; images and audio as
  *   media (base64 and media type); an embedded resource's text as text, its blob
  *   as media; a resource link, and any part of a kind this package does not
@@ -27,9 +29,22 @@ export type MediaStyle = 'ai6' | 'ai7';
 export function toModelOutput(result: ToolResult, style: MediaStyle): ModelOutput {
   // An output read back from stored messages may be anything the app kept there.
   if (!Array.isArray(result?.content)) return { type: 'json', value: (result ?? null) as never };
-  if (result.structuredContent !== undefined) return { type: 'json', value: result.structuredContent as never };
+  if (result.structuredContent !== undefined) {
+    const media = result.content.filter(isMedia);
+    if (media.length === 0) return { type: 'json', value: result.structuredContent as never };
+    const json: ContentPart = { type: 'text', text: JSON.stringify(result.structuredContent) };
+    return { type: 'content', value: [json, ...media.map((block) => toPart(block, style))] };
+  }
   if (result.content.length === 0) return { type: 'text', value: '' };
   return { type: 'content', value: result.content.map((block) => toPart(block, style)) };
+}
+
+/** Whether a part is media (base64 data), which only `content` output can carry. */
+function isMedia(block: ContentBlock): boolean {
+  if (block.type === 'image' || block.type === 'audio') return true;
+  if (block.type !== 'resource') return false;
+  const { resource } = block as EmbeddedResource;
+  return 'blob' in resource && typeof resource.blob === 'string';
 }
 
 function toPart(block: ContentBlock, style: MediaStyle): ContentPart {

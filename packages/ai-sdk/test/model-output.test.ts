@@ -62,6 +62,30 @@ describe('toModelOutput', () => {
     expect(toModelOutput(result([], null), 'ai6')).toEqual({ type: 'json', value: null });
   });
 
+  it('gives structuredContent with media as its JSON in a text part, then the media, leaving out the text parts', () => {
+    const blocks = [
+      { type: 'text', text: '{"city":"Oslo"}' },
+      { type: 'image', data: 'iVBO', mimeType: 'image/png' },
+      { type: 'resource', resource: { uri: 'test://a.pdf', mimeType: 'application/pdf', blob: 'JVBERi0=' } },
+      { type: 'resource', resource: { uri: 'test://a.txt', text: 'the text resource' } },
+    ];
+    expect(toModelOutput(result(blocks, { city: 'Oslo' }), 'ai6')).toEqual({
+      type: 'content',
+      value: [
+        { type: 'text', text: '{"city":"Oslo"}' },
+        { type: 'image-data', data: 'iVBO', mediaType: 'image/png' },
+        { type: 'file-data', data: 'JVBERi0=', mediaType: 'application/pdf' },
+      ],
+    });
+    expect(toModelOutput(result([{ type: 'audio', data: 'UklG', mimeType: 'audio/wav' }], { n: 1 }), 'ai7')).toEqual({
+      type: 'content',
+      value: [
+        { type: 'text', text: '{"n":1}' },
+        { type: 'file', mediaType: 'audio/wav', data: { type: 'data', data: 'UklG' } },
+      ],
+    });
+  });
+
   it('gives an output that is not a tool result (one an app stored itself) as JSON', () => {
     expect(toModelOutput({ answer: 42 } as unknown as ToolResult, 'ai6')).toEqual({
       type: 'json',
