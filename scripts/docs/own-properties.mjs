@@ -7,8 +7,8 @@
  */
 import { Application, ReflectionKind } from 'typedoc';
 
-/** The packages held to it. @mcp/ai-sdk joins once its own fields are documented (McpToolMetadata). */
-const PACKAGES = ['@mcp/core', '@mcp/node-stdio'];
+/** The packages held to it. */
+const PACKAGES = ['@mcp/core', '@mcp/node-stdio', '@mcp/ai-sdk'];
 
 /** Files whose types mirror the wire, relative to a package (`src/protocol/…`). */
 const WIRE = [/^src\/protocol\//, /^src\/skills\/schemas\.ts$/];

@@ -45,7 +45,12 @@ export interface McpToolCall {
 
 /** What a tool of the set stands for, in its `metadata`: the source's name and the tool's MCP name. */
 export interface McpToolMetadata {
+  /**
+   * The source the tool came from: its record key, or for an array or a single
+   * client the server's name (`serverInfo.name`, `_2`, `_3`, … after a repeated one).
+   */
   readonly server: string;
+  /** The tool's name on that server, as `client.callTool` takes it (the set's key may be prefixed or changed). */
   readonly tool: string;
 }
 
