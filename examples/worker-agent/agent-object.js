@@ -17,6 +17,13 @@ export const MAX_MESSAGE_CHARS = 8_000;
 /** Largest request body read, in bytes (a message at the limit, escaped, fits); past it, 413 and the rest unread. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/**
+ * Longest one message's tool loop may run, in ms (model calls and tool calls together). Past it the loop is
+ * aborted (running tool calls are cancelled on the server) and the answer is `504`. The `MAX_TURN_MS`
+ * variable lowers or raises it.
+ */
+export const MAX_TURN_MS = 60_000;
+
 const CLIENT_INFO = { name: 'worker-agent-example', version: '1.0.0' };
 
 const SYSTEM =
@@ -29,6 +36,7 @@ const SYSTEM =
  * @property {string} MODEL_BASE_URL an OpenAI-compatible API, e.g. https://api.example.com/v1
  * @property {string} [MODEL_API_KEY] sent as `Authorization: Bearer …`
  * @property {string} MODEL_ID the model to ask for
+ * @property {string} [MAX_TURN_MS] overrides {@link MAX_TURN_MS} (a positive integer)
  */
 
 export class AgentObject {
@@ -100,6 +108,8 @@ export class AgentObject {
       endSessionOnClose: false,
     });
     const client = new Client(transport, { clientInfo: CLIENT_INFO, ...(stored && { resume: stored }) });
+    const turnMs = turnLimit(this.env);
+    const deadline = AbortSignal.timeout(turnMs);
     try {
       await client.connect();
       const tools = { ...(await mcpToolSet(client)), ...backgroundTools(client, tasks) };
@@ -109,6 +119,8 @@ export class AgentObject {
         prompt: message,
         tools,
         stopWhen: stepCountIs(MAX_STEPS),
+        // The caller going away, or the turn running past its bound, ends the loop.
+        abortSignal: AbortSignal.any([request.signal, deadline]),
       });
       if (authorizationUrl) return needsAuthorization(authorizationUrl);
       return Response.json({
@@ -119,6 +131,7 @@ export class AgentObject {
       });
     } catch (error) {
       if (authorizationUrl) return needsAuthorization(authorizationUrl);
+      if (deadline.aborted) return Response.json({ error: `the turn ran past ${turnMs} ms` }, { status: 504 });
       const { name, message: detail } = /** @type {Error} */ (error);
       return Response.json({ error: `${name}: ${detail}` }, { status: 502 });
     } finally {
@@ -167,6 +180,15 @@ export class AgentObject {
     });
     return provider(MODEL_ID);
   }
+}
+
+/**
+ * The turn's bound: `env.MAX_TURN_MS` when it is a positive integer, else {@link MAX_TURN_MS}.
+ * @param {Env} env
+ */
+function turnLimit(env) {
+  const value = Number(env.MAX_TURN_MS);
+  return Number.isInteger(value) && value > 0 ? value : MAX_TURN_MS;
 }
 
 /** @param {string} url where to send the user */

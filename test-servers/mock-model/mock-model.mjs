@@ -69,6 +69,7 @@ export function createMockModel({ script = DEFAULT_SCRIPT, apiKey, maxBodyBytes 
     const rule = pickRule(rules, conversation);
     if (rule === undefined)
       return refuse(400, `mock-model: no rule answers a conversation ending with ${conversation.last}`);
+    if (rule.delayMs !== undefined) await delay(rule.delayMs, request.signal);
     if (rule.error !== undefined) return refuse(rule.error.status, rule.error.message);
 
     const offered = Array.isArray(body.tools) ? body.tools.map((tool) => tool?.function?.name) : [];
@@ -118,8 +119,12 @@ export function createMockModel({ script = DEFAULT_SCRIPT, apiKey, maxBodyBytes 
     }
     // POST, not PUT: the shared CORS allow list (http/cors.mjs) has no PUT.
     if (path === '/mock/script' && request.method === 'POST') {
+      const text = await readCapped(request, maxBodyBytes);
+      if (text === undefined) {
+        return errorResponse(413, `mock-model: request body over ${maxBodyBytes} bytes`, 'body_too_large');
+      }
       try {
-        rules = parseScript(await request.json());
+        rules = parseScript(JSON.parse(text));
       } catch (error) {
         return errorResponse(400, error instanceof Error ? error.message : String(error));
       }
@@ -150,6 +155,24 @@ export function createMockModel({ script = DEFAULT_SCRIPT, apiKey, maxBodyBytes 
       rules = parseScript(next);
     },
   };
+}
+
+/**
+ * Resolves after `ms`, or at once when the client has gone (`signal`), so a
+ * delayed answer holds no timer for a request nobody waits for.
+ * @param {number} ms
+ * @param {AbortSignal} signal
+ */
+function delay(ms, signal) {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve(undefined);
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 /**

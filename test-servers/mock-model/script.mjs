@@ -17,9 +17,14 @@ const WhenSchema = v.strictObject({
   toolSays: v.optional(v.string()),
 });
 
+/** The longest `delayMs` a rule may ask for: a typo must not hold a test (and a socket) for hours. */
+export const MAX_DELAY_MS = 60_000;
+
 const RuleSchema = v.pipe(
   v.strictObject({
     when: v.optional(WhenSchema, {}),
+    /** wait this long before answering (any action), as a slow model would */
+    delayMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_DELAY_MS))),
     /** call these tools (in one assistant turn); each must be in the request's `tools` */
     call: v.optional(
       v.pipe(v.array(v.strictObject({ tool: v.string(), args: v.optional(JsonObject, {}) })), v.minLength(1)),

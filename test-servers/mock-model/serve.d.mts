@@ -13,8 +13,8 @@ export interface MockWhen {
   toolSays?: string;
 }
 
-/** One rule: a condition and exactly one of `call`, `reply`, `error`. */
-export type MockRule = { when?: MockWhen } & (
+/** One rule: a condition, an optional delay (0–60,000 ms) and exactly one of `call`, `reply`, `error`. */
+export type MockRule = { when?: MockWhen; delayMs?: number } & (
   | { call: Array<{ tool: string; args?: Record<string, unknown> }> }
   | { reply: string }
   | { error: { status: number; message: string } }
@@ -61,7 +61,7 @@ export interface MockModelOptions {
   script?: MockScript;
   /** When set, requests must carry `Authorization: Bearer <apiKey>` (else 401). */
   apiKey?: string;
-  /** Request bodies over this many bytes get 413 (default 4 MiB). */
+  /** Request bodies (chat and `POST /mock/script`) over this many bytes get 413 (default 4 MiB). */
   maxBodyBytes?: number;
 }
 

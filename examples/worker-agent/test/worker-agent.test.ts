@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AuthServers, startAuthServers } from '../../../test-servers/auth/serve.mjs';
 import { startHttpServers } from '../../../test-servers/http/serve.mjs';
 import { type MockModel, type MockScript, startMockModel } from '../../../test-servers/mock-model/serve.mjs';
-import { MAX_BODY_BYTES, MAX_MESSAGE_CHARS, MAX_STEPS } from '../agent-object.js';
+import { MAX_BODY_BYTES, MAX_MESSAGE_CHARS, MAX_STEPS, MAX_TURN_MS } from '../agent-object.js';
 import { MAX_TASKS } from '../background-tools.js';
 import { buildWorker } from '../build.mjs';
 
@@ -124,13 +124,19 @@ const taskServer = () => recording(`${servers.modes}/tasks-2025`);
  * The bundled agent in workerd, for the MCP server at `mcpUrl`; each `chat` is one invocation.
  * With `persist`, Durable Object storage is kept on disk there, for a later Miniflare to find.
  */
-function startWorker(mcpUrl: string, persist?: string) {
+function startWorker(mcpUrl: string, persist?: string, variables: Record<string, string> = {}) {
   const mf = new Miniflare({
     modules: true,
     scriptPath: bundle,
     modulesRoot: dirname(bundle),
     compatibilityDate: '2025-09-01',
-    bindings: { MCP_URL: mcpUrl, MODEL_BASE_URL: model.url, MODEL_API_KEY: MODEL_KEY, MODEL_ID: 'mock-agent' },
+    bindings: {
+      MCP_URL: mcpUrl,
+      MODEL_BASE_URL: model.url,
+      MODEL_API_KEY: MODEL_KEY,
+      MODEL_ID: 'mock-agent',
+      ...variables,
+    },
     durableObjects: { AGENT: 'AgentObject' },
     ...(persist && { durableObjectsPersist: persist }),
   });
@@ -420,6 +426,24 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
     const { status, answer } = await worker.chat('hal', 'hi');
     expect(status).toBe(502);
     expect(answer.error).toContain('the model refused');
+  });
+
+  it(`ends a turn that runs past its bound (MAX_TURN_MS, ${MAX_TURN_MS} ms by default) with 504`, async () => {
+    const turnMs = 400;
+    model.setScript([
+      { when: { last: 'user', userSays: 'echo' }, call: [{ tool: 'echo', args: { text: 'quick' } }] },
+      { when: { last: 'tool' }, delayMs: 5_000, reply: 'too late' },
+    ]);
+    const { server } = shared;
+    const worker = startWorker(server.url, undefined, { MAX_TURN_MS: String(turnMs) });
+    const started = performance.now();
+    const { status, answer } = await worker.chat('kit', 'please echo');
+    const took = performance.now() - started;
+    expect({ status, answer }).toEqual({ status: 504, answer: { error: `the turn ran past ${turnMs} ms` } });
+    // The model's second step would have answered after 5 s: the bound, not the model, ended the turn.
+    expect(model.requests).toHaveLength(2);
+    expect(took).toBeLessThan(4_000);
+    await worker.dispose();
   });
 
   it('sends the user to authorize, keeps the tokens in the object, and uses them after a restart', async () => {
