@@ -64,3 +64,26 @@ it('streamText reads the same loop from its event streams', async () => {
   expect(model?.requests.every((request) => request.body?.stream === true)).toBe(true);
   expect((await result.totalUsage).outputTokens).toBeGreaterThan(0);
 });
+
+it('refuses a POST /mock/script body past maxBodyBytes with 413 and keeps the script it had', async () => {
+  model = await startMockModel({ maxBodyBytes: 1_024, script: [{ reply: 'still the first script' }] });
+  const big = JSON.stringify([{ reply: 'x'.repeat(2_048) }]);
+  const refused = await fetch(`${model.origin}/mock/script`, { method: 'POST', body: big });
+  expect(refused.status).toBe(413);
+  expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('body_too_large');
+  const languageModel = createOpenAICompatible({ name: 'mock', baseURL: model.url })('m1');
+  expect((await generateText({ model: languageModel, prompt: 'hi' })).text).toBe('still the first script');
+  // Under the cap, the same endpoint replaces it.
+  const small = await fetch(`${model.origin}/mock/script`, { method: 'POST', body: '[{"reply":"second"}]' });
+  expect(small.status).toBe(204);
+  expect((await generateText({ model: languageModel, prompt: 'hi' })).text).toBe('second');
+});
+
+it('waits delayMs before answering, and refuses a delay past 60,000 ms', async () => {
+  model = await startMockModel({ script: [{ delayMs: 300, reply: 'slowly' }] });
+  const languageModel = createOpenAICompatible({ name: 'mock', baseURL: model.url })('m1');
+  const started = performance.now();
+  expect((await generateText({ model: languageModel, prompt: 'hi' })).text).toBe('slowly');
+  expect(performance.now() - started).toBeGreaterThanOrEqual(295);
+  expect(() => model?.setScript([{ delayMs: 60_001, reply: 'never' }])).toThrow(TypeError);
+});
