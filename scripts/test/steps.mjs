@@ -147,6 +147,7 @@ export const steps = [
   check('typecheck-tools', ['exec', 'tsc', '--noEmit', '-p', 'e2e']),
   check('typecheck-runtimes', ['exec', 'tsc', '--noEmit', '-p', 'runtimes']),
   check('typecheck-conformance', ['exec', 'tsc', '--noEmit', '-p', 'conformance']),
+  check('typecheck-examples', ['-r', '--no-bail', '--filter', './examples/**', 'typecheck']),
   // The API reference (typedoc.json): fails on an undocumented public export or a broken link.
   check('docs', ['run', 'docs']),
   // docs/guides: every ```ts snippet type-checks against the packages' sources.
