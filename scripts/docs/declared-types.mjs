@@ -1,0 +1,38 @@
+/**
+ * A typedoc plugin (typedoc.json `plugin`): signatures and properties show the types their author wrote
+ * (`Promise<Tool[]>`, `entry: SkillEntry`) rather than the types the checker computed. typedoc converts
+ * the computed types, and an alias of a valibot `InferOutput` (`Tool`, `Resource`, `SkillEntry`) does
+ * not survive that: the page would spell out every field of every tool inline. Only a written name
+ * (`Tool`), array (`Tool[]`) or `readonly` array is taken; any other type is left as typedoc made it.
+ */
+import { Converter, ReflectionKind } from 'typedoc';
+import ts from 'typescript';
+
+/** @param {ts.TypeNode | undefined} node */
+const named = (node) =>
+  node !== undefined && (ts.isTypeReferenceNode(node) || ts.isArrayTypeNode(node) || ts.isTypeOperatorNode(node));
+
+/** @param {import('typedoc').Application} app */
+export function load(app) {
+  app.converter.on(Converter.EVENT_CREATE_SIGNATURE, (context, signature, declaration) => {
+    if (!declaration || !ts.isFunctionLike(declaration)) return;
+    const inSignature = context.withScope(signature);
+    if (named(declaration.type)) signature.type = context.converter.convertType(inSignature, declaration.type);
+    const parameters = signature.parameters ?? [];
+    if (parameters.length !== declaration.parameters.length) return;
+    declaration.parameters.forEach((node, index) => {
+      const parameter = parameters[index];
+      if (parameter && named(node.type)) {
+        parameter.type = context.converter.convertType(inSignature.withScope(parameter), node.type);
+      }
+    });
+  });
+  app.converter.on(Converter.EVENT_CREATE_DECLARATION, (context, reflection) => {
+    if (!reflection.kindOf(ReflectionKind.Property)) return;
+    const declaration = context.getSymbolFromReflection(reflection)?.declarations?.[0];
+    if (!declaration || !(ts.isPropertySignature(declaration) || ts.isPropertyDeclaration(declaration))) return;
+    if (named(declaration.type)) {
+      reflection.type = context.converter.convertType(context.withScope(reflection), declaration.type);
+    }
+  });
+}
