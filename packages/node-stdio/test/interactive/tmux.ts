@@ -1,6 +1,6 @@
 /**
- * A real pseudo-terminal for the `mcp` bin: a tmux server of its own (`-L`, a
- * socket name unique to this process and pane), one detached session running
+ * A real pseudo-terminal for the `mcp` bin: a tmux server of its own (`-S`, a
+ * socket in a temporary directory of this pane's), one detached session running
  * the command, keys sent with `send-keys`, the screen read with `capture-pane`.
  * stdout of the command goes to a file, so a test reads the result apart from
  * what the terminal showed (stdin and stderr stay the terminal).
@@ -17,8 +17,6 @@ const exec = promisify(execFile);
 const POLL_MS = 50;
 /** How long `waitFor` waits by default (ms): far above the ~1 s a command here takes. */
 const WAIT_MS = 10_000;
-
-let panes = 0;
 
 const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 
@@ -37,8 +35,8 @@ export class Pane {
    * `[exit <status>]` and stays, so the screen can still be read.
    */
   static async start(argv: readonly string[], { width = 120, height = 40 } = {}): Promise<Pane> {
-    panes += 1;
-    const pane = new Pane(`mcp-interactive-${process.pid}-${panes}`, mkdtempSync(join(tmpdir(), 'mcp-pty-')));
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-pty-'));
+    const pane = new Pane(join(dir, 'tmux.sock'), dir);
     const line = `${argv.map(quote).join(' ')} > ${quote(pane.stdoutFile)}; echo "[exit $?]"; sleep 600`;
     await pane.#tmux('new-session', '-d', '-s', 'main', '-x', String(width), '-y', String(height), line);
     return pane;
@@ -98,13 +96,13 @@ export class Pane {
     return Number(/\[exit (\d+)\]/.exec(screen)?.[1]);
   }
 
-  /** Ends the tmux server (and the command with it) and removes the stdout file. */
+  /** Ends the tmux server (and the command with it) and removes its socket and the stdout file. */
   async kill(): Promise<void> {
     await this.#tmux('kill-server').catch(() => {});
     rmSync(this.#dir, { recursive: true, force: true });
   }
 
   #tmux(...args: string[]) {
-    return exec('tmux', ['-L', this.#socket, '-f', '/dev/null', ...args], { timeout: WAIT_MS });
+    return exec('tmux', ['-S', this.#socket, '-f', '/dev/null', ...args], { timeout: WAIT_MS });
   }
 }
