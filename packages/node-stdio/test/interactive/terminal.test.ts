@@ -15,6 +15,7 @@ import { Pane } from './tmux.js';
 const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 const bin = path('../../dist/cli.js');
 const server = path('../../../../test-servers/interactive/server.mjs');
+const referenceServer = path('../../../../test-servers/stdio.mjs');
 const exec = promisify(execFile);
 
 /** The argv of `mcp call <tool> <args> [flags] -- node server.mjs`. */
@@ -264,6 +265,20 @@ describe.skipIf(!existsSync(bin))('mcp at a terminal', () => {
       const answers = JSON.parse(p.stdout()) as unknown[];
       const byMessage = opening === 'first' ? answers : [...answers].reverse();
       expect(byMessage).toEqual([{ action: 'accept', content: { name: 'one' } }, { action: 'decline' }]);
+    });
+
+    it('asks the same way in the 2026-07-28 era, where the request comes as an input round', async () => {
+      // The reference server on the v2 SDK speaks 2026-07-28 to this client; its `elicit` tool asks for a name.
+      const v2 = ['--', process.execPath, referenceServer, '--sdk', 'v2'];
+      const { stdout: inspection } = await exec(process.execPath, [bin, 'inspect', ...v2], { timeout: 15_000 });
+      expect(inspection).toMatch(/^ {2}protocol +2026-07-28$/m);
+      const p = await start([process.execPath, bin, 'call', 'elicit', ...v2]);
+      await p.waitFor(/The server asks for input: What is your name\?\n\s+name \(required\)\n\s+name>$/);
+      await p.type('Ada');
+      await p.waitFor(/Send it\?/);
+      await p.type('a');
+      expect(await p.exitCode()).toBe(0);
+      expect(answered(p.stdout())).toEqual({ action: 'accept', content: { name: 'Ada' } });
     });
 
     it('Ctrl+C at a prompt stops the command as anywhere else (exit 130)', async () => {
