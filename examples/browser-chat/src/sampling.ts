@@ -47,6 +47,8 @@ function approve(request: CreateMessageRequestParams, signal: AbortSignal): Prom
     };
     const onAbort = () => finish(false, 'Withdrawn by the server.');
     signal.addEventListener('abort', onAbort, { once: true });
+    // Withdrawn before it was shown: the abort event has already fired, and would never reach onAbort.
+    if (signal.aborted) onAbort();
     approveButton.addEventListener('click', () => finish(true, 'Approved: asking the model…'));
     declineButton.addEventListener('click', () => finish(false, 'Declined.'));
   });
