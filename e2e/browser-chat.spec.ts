@@ -91,6 +91,30 @@ test("shows the server's progress while a tool runs", async ({ page }) => {
   await expect(page.locator('.entry.assistant').last()).toHaveText(/^The tool said: .*done after 4 steps/);
 });
 
+test('two tools running at once each show their own progress', async ({ page }) => {
+  await openChat(page, [
+    QUOTE_TOOL,
+    {
+      when: { userSays: 'both' },
+      call: [
+        { tool: 'slow', args: { steps: 3, intervalMs: 500 } },
+        { tool: 'slow', args: { steps: 6, intervalMs: 250 } },
+      ],
+    },
+  ]);
+  await expect(page.getByRole('status')).toHaveText(/Connected/);
+  await send(page, 'Run both slow tools');
+  const [three, six] = [0, 1].map((index) => page.getByRole('region', { name: 'Tool call slow' }).nth(index));
+  // Both running, each card with its own call's steps.
+  await expect(three!.locator('.progress-message')).toHaveText(/step [1-2] of 3/);
+  await expect(six!.locator('.progress-message')).toHaveText(/step [1-5] of 6/);
+  await expect(three!).toHaveAttribute('data-state', 'running');
+  await expect(three!.locator('.output')).toHaveText(/done after 3 steps/);
+  await expect(six!.locator('.output')).toHaveText(/done after 6 steps/);
+  await expect(three!.locator('.progress-message')).toHaveText('step 3 of 3');
+  await expect(six!.locator('.progress-message')).toHaveText('step 6 of 6');
+});
+
 test('Stop ends the turn while a tool runs, the server hears the cancellation, and the next message works', async ({
   page,
 }) => {
@@ -126,6 +150,68 @@ test('Stop ends the turn while a tool runs, the server hears the cancellation, a
   await send(page, 'hello again');
   await expect(page.locator('.entry.assistant').last()).toHaveText('You said: hello again');
   // The stopped turn stayed out of the history: the model saw no half-finished tool call.
+  const messages = model.requests.slice(asked).at(-1)?.body?.messages ?? [];
+  expect(messages.map((message) => message.role)).toEqual(['user']);
+  await fetch(scenario.stats.replace(/\/stats$/, ''), { method: 'DELETE' });
+});
+
+test('Connect again (double-clicked, then during a turn) keeps one client: the old one closed, its turn stopped', async ({
+  page,
+}) => {
+  const created = await fetch(`${HTTP_TEST_SERVERS.faults}/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ inner: 'stateful', rules: [] }),
+  });
+  const scenario = (await created.json()) as { mcp: string; stats: string };
+  interface Stats {
+    methods: Record<string, number>;
+    requests: Array<{ httpMethod: string }>;
+  }
+  const stats = async () => {
+    const { methods, requests } = (await (await fetch(scenario.stats)).json()) as Stats;
+    const deletes = requests.filter((request) => request.httpMethod === 'DELETE').length;
+    return { initialize: methods.initialize ?? 0, cancelled: methods['notifications/cancelled'] ?? 0, deletes };
+  };
+  await openChat(
+    page,
+    [
+      QUOTE_TOOL,
+      { when: { userSays: 'slow' }, call: [{ tool: 'slow', args: { steps: 100, intervalMs: 200 } }] },
+      { reply: 'You said: {{user}}' },
+    ],
+    scenario.mcp,
+  );
+  const connect = page.getByRole('button', { name: 'Connect' });
+  await expect(page.getByRole('status')).toHaveText(/Connected/);
+
+  // A double click connects once more, not twice: the first click disables the button.
+  await connect.dblclick();
+  await expect(page.getByRole('status')).toHaveText(/Connected/);
+  await expect(connect).toBeEnabled();
+  await expect.poll(stats).toEqual({ initialize: 2, cancelled: 0, deletes: 1 });
+
+  // Connecting during a turn stops the turn (its call cancelled on the server), then closes that client.
+  await send(page, 'Run the slow tool');
+  const card = page.getByRole('region', { name: 'Tool call slow' });
+  await expect(card.locator('.progress-message')).toHaveText(/step \d+ of 100/);
+  await connect.click();
+  await expect(card).toHaveAttribute('data-state', 'error');
+  await expect(page.locator('.entry.note').last()).toHaveText('Stopped.');
+  await expect(page.getByRole('status')).toHaveText(/Connected/);
+  await expect.poll(stats).toEqual({ initialize: 3, cancelled: 1, deletes: 2 });
+
+  // The new connection's turns own Send and Stop; the stopped turn stayed out of the history.
+  await send(page, 'Run the slow tool again');
+  await expect(page.getByRole('region', { name: 'Tool call slow' }).nth(1).locator('.progress-message')).toHaveText(
+    /step \d+ of 100/,
+  );
+  await expect(page.getByRole('button', { name: 'Stop' })).toBeEnabled();
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(page.getByRole('button', { name: 'Send' })).toBeEnabled();
+  const asked = model.requests.length;
+  await send(page, 'hello again');
+  await expect(page.locator('.entry.assistant').last()).toHaveText('You said: hello again');
   const messages = model.requests.slice(asked).at(-1)?.body?.messages ?? [];
   expect(messages.map((message) => message.role)).toEqual(['user']);
   await fetch(scenario.stats.replace(/\/stats$/, ''), { method: 'DELETE' });
@@ -190,6 +276,7 @@ const EVERY_FIELD = {
     },
     tags: { type: 'array', title: 'Tags', items: { type: 'string', enum: ['a', 'b', 'c'] } },
     email: { type: 'string', title: 'Email', format: 'email', description: 'We never write.' },
+    when: { type: 'string', title: 'When', format: 'date-time', default: '2026-03-01T09:30:00Z' },
   },
   required: ['name', 'age', 'size'],
 };
@@ -222,6 +309,13 @@ test.describe('forms', () => {
     await form.getByLabel('Size *').selectOption({ label: 'Large' });
     await form.getByLabel('Tags').selectOption(['a', 'c']);
     await expect(form.getByLabel('Email')).toHaveAttribute('type', 'email');
+    // The UTC default, shown in the page's time zone (the control holds no offset).
+    const shown = await page.evaluate(() => {
+      const date = new Date('2026-03-01T09:30:00Z');
+      const pad = (n: number) => String(n).padStart(2, '0');
+      return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`; // Chromium drops ":00" seconds
+    });
+    await expect(form.getByLabel('When')).toHaveValue(shown);
     const submit = form.getByRole('button', { name: 'Submit' });
     await submit.click();
     await expect(submit).toBeEnabled();
@@ -229,11 +323,21 @@ test.describe('forms', () => {
     await submit.click();
     const card = page.getByRole('region', { name: 'Tool call ask' });
     await expect(card).toHaveAttribute('data-state', 'done');
-    // The optional email left empty is left out, not sent as "".
-    expect(JSON.parse((await card.locator('.output').textContent()) ?? '')).toEqual({
+    // The optional email left empty is left out, not sent as ""; the date-time goes back as RFC 3339.
+    const answer = JSON.parse((await card.locator('.output').textContent()) ?? '');
+    expect(answer).toEqual({
       action: 'accept',
-      content: { name: 'Ada', age: 36, subscribe: false, colour: 'g', size: 'l', tags: ['a', 'c'] },
+      content: {
+        name: 'Ada',
+        age: 36,
+        subscribe: false,
+        colour: 'g',
+        size: 'l',
+        tags: ['a', 'c'],
+        when: '2026-03-01T09:30:00.000Z',
+      },
     });
+    expect(answer.content.when).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/);
   });
 });
 

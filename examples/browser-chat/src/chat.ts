@@ -29,6 +29,8 @@ export async function chatTurn(options: {
   transcript.add(el('p', { class: 'entry user' }, text));
   const turn: ModelMessage[] = [...history, { role: 'user', content: text }];
   let answer: HTMLElement | undefined;
+  /** This turn's tool calls: `cards` may hold a later turn's too (after a reconnect). */
+  const mine = new Set<string>();
   try {
     const result = streamText({ model, tools, messages: turn, stopWhen: stepCountIs(MAX_STEPS), abortSignal: signal });
     for await (const part of result.fullStream) {
@@ -40,6 +42,7 @@ export async function chatTurn(options: {
         case 'tool-call':
           answer = undefined; // text after the tool call starts a new paragraph
           cards.set(part.toolCallId, new ToolCard(part.toolName, part.input));
+          mine.add(part.toolCallId);
           break;
         case 'tool-result':
           cards.get(part.toolCallId)?.done(part.output);
@@ -50,7 +53,7 @@ export async function chatTurn(options: {
           cards.delete(part.toolCallId);
           break;
         case 'abort':
-          for (const card of cards.values()) card.failed('Stopped.');
+          for (const id of mine) cards.get(id)?.failed('Stopped.');
           transcript.add(el('p', { class: 'entry note' }, 'Stopped.'));
           return; // the history keeps only finished turns
         case 'finish':
@@ -67,6 +70,6 @@ export async function chatTurn(options: {
   } catch (error) {
     transcript.add(el('p', { class: 'entry error', role: 'alert' }, describeError(error)));
   } finally {
-    cards.clear();
+    for (const id of mine) cards.delete(id);
   }
 }

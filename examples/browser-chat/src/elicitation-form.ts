@@ -37,6 +37,22 @@ function choicesOf(field: Field): Array<[string, string]> | undefined {
 /** `format` hints that map onto an `<input type>`; anything else is plain text. */
 const INPUT_TYPES: Record<string, string> = { email: 'email', uri: 'url', date: 'date', 'date-time': 'datetime-local' };
 
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * An RFC 3339 date-time (`2026-03-01T09:30:00Z`, any offset) as a `datetime-local` value, in the user's
+ * time zone (the control takes no offset, and would drop the value whole); empty if it does not parse.
+ */
+function toLocalInput(value: unknown): string {
+  const date = new Date(String(value));
+  if (Number.isNaN(date.getTime())) return '';
+  const day = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+  return `${day}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+}
+
+/** A `datetime-local` value (the user's time zone, no offset) as RFC 3339 in UTC, as `date-time` requires. */
+const fromLocalInput = (value: string): string => new Date(value).toISOString();
+
 /** The control for one field, named after its key, with the schema's bounds as HTML constraints. */
 function controlFor(key: string, field: Field, required: boolean): HTMLElement {
   const choices = choicesOf(field);
@@ -64,10 +80,13 @@ function controlFor(key: string, field: Field, required: boolean): HTMLElement {
     if (field.maximum !== undefined) input.max = String(field.maximum);
   } else if (field.type === 'string') {
     input.type = INPUT_TYPES[field.format ?? ''] ?? 'text';
+    if (field.format === 'date-time') input.step = '1'; // seconds, too
     if (field.minLength !== undefined) input.minLength = field.minLength;
     if (field.maxLength !== undefined) input.maxLength = field.maxLength;
   }
-  if (field.default !== undefined) input.value = String(field.default);
+  if (field.default !== undefined) {
+    input.value = field.format === 'date-time' ? toLocalInput(field.default) : String(field.default);
+  }
   return input;
 }
 
@@ -80,6 +99,7 @@ function readValue(control: HTMLElement, field: Field): Value | undefined {
   const input = control as HTMLInputElement;
   if (field.type === 'boolean') return input.checked;
   if (input.value === '') return undefined;
+  if (field.type === 'string' && field.format === 'date-time') return fromLocalInput(input.value);
   return field.type === 'number' || field.type === 'integer' ? Number(input.value) : input.value;
 }
 

@@ -30,18 +30,22 @@ const elicitation: ElicitationHandler = (request, { signal }) =>
   request.mode === 'url' ? { action: 'decline' } : askUser(request, signal);
 
 async function start(url: string): Promise<void> {
-  await session?.client.close();
+  // A turn on the old connection stops (its tool calls cancelled on the server) before that client closes.
+  turn?.abort();
+  await turnEnded;
+  const old = session;
   session = undefined;
+  setBusy(false);
+  await old?.client.close();
   status.textContent = 'Connecting…';
   const client = await connect(url, {
     elicitation,
     sampling: samplingWithApproval(() => modelFrom(modelSettings())),
   });
   try {
-    // One onProgress serves every call (mcpToolSet takes one set of call options), so progress goes to
-    // the call started last that is still running: right when the model calls one tool at a time.
+    // Options for each call: its progress goes to its own card, also when the model runs tools in parallel.
     const tools = await mcpToolSet(client, {
-      callOptions: { onProgress: (progress) => [...cards.values()].at(-1)?.progress(progress) },
+      callOptions: ({ toolCallId }) => ({ onProgress: (progress) => cards.get(toolCallId)?.progress(progress) }),
     });
     session = { client, tools };
     toolList.replaceChildren(
@@ -56,22 +60,31 @@ async function start(url: string): Promise<void> {
   status.textContent = `Connected to ${client.serverInfo?.name ?? 'the server'} (${client.protocolVersion}).`;
 }
 
+const connectButton = connectForm.querySelector('button') as HTMLButtonElement;
+/** Set while a connection is being made: a second Connect (a double click) waits for it to end. */
+let connecting = false;
+
 connectForm.addEventListener('submit', (event) => {
   event.preventDefault();
+  if (connecting) return;
+  connecting = connectButton.disabled = true;
   const url = (connectForm.elements.namedItem('server') as HTMLInputElement).value.trim();
-  start(url).then(
-    () => setBusy(false),
-    (error: unknown) => {
+  start(url)
+    .catch((error: unknown) => {
       status.textContent = describeError(error);
+    })
+    .finally(() => {
+      connecting = connectButton.disabled = false;
       setBusy(false);
-    },
-  );
+    });
 });
 
 const textInput = promptForm.elements.namedItem('text') as HTMLTextAreaElement;
 const [sendButton, stopButton] = promptForm.querySelectorAll('button');
 /** Aborts the turn under way: the model stream stops and running tool calls are cancelled on the server. */
 let turn: AbortController | undefined;
+/** Settles when the last turn started has ended (never rejects). */
+let turnEnded: Promise<void> | undefined;
 
 /** While a turn runs only Stop works; without a connection nothing does. */
 function setBusy(busy: boolean): void {
@@ -86,10 +99,13 @@ promptForm.addEventListener('submit', (event) => {
   const text = textInput.value.trim();
   if (session === undefined || text === '') return;
   textInput.value = '';
-  turn = new AbortController();
+  const current = new AbortController();
+  turn = current;
   setBusy(true);
   const { model } = modelFrom(modelSettings());
-  void chatTurn({ model, tools: session.tools, history, text, cards, signal: turn.signal }).finally(() => {
+  turnEnded = chatTurn({ model, tools: session.tools, history, text, cards, signal: current.signal }).finally(() => {
+    // A turn stopped by a reconnect may end after the next one began: only the current turn frees the form.
+    if (turn !== current) return;
     turn = undefined;
     setBusy(false);
   });
