@@ -1,4 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
+import { build } from 'esbuild';
 import { BROWSER_CHAT_URL, HTTP_TEST_SERVERS } from '../playwright.config';
 import { type AuthServers, startAuthServers } from '../test-servers/auth/serve.mjs';
 import { type FormsServer, startFormsServer } from '../test-servers/forms/serve.mjs';
@@ -377,6 +379,44 @@ test('a declined sampling request reaches the server as a refusal and the model 
   await expect(card.locator('.output')).toHaveText(/User rejected sampling request/);
   await expect(page.locator('.entry.assistant').last()).toHaveText(/^The tool said: .*User rejected sampling request/);
   expect(userTurns().some((turn) => turn.body?.messages.at(-1)?.content === 'Write a haiku')).toBe(false);
+});
+
+test('a sampling request already withdrawn when it reaches the page is refused at once, not left pending', async ({
+  page,
+}) => {
+  // src/sampling.ts on its own, bundled for the browser as Vite would, on a page with the transcript element.
+  const bundled = await build({
+    entryPoints: [fileURLToPath(new URL('../examples/browser-chat/src/sampling.ts', import.meta.url))],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    conditions: ['browser'],
+    write: false,
+    logLevel: 'silent',
+  });
+  const code = bundled.outputFiles[0]?.text ?? '';
+  await page.setContent('<div id="log"></div>');
+  await page.addScriptTag({ type: 'module', content: `${code}\nwindow.samplingWithApproval = samplingWithApproval;` });
+  await page.waitForFunction(() => 'samplingWithApproval' in window);
+  const outcome = await page.evaluate(async () => {
+    type Handler = (request: unknown, context: { signal: AbortSignal }) => Promise<unknown>;
+    const make = (window as unknown as { samplingWithApproval: (model: () => never) => Handler }).samplingWithApproval;
+    const handler = make(() => {
+      throw new Error('the model must not be asked');
+    });
+    const withdrawn = new AbortController();
+    withdrawn.abort();
+    const request = { messages: [{ role: 'user', content: { type: 'text', text: 'Write a haiku' } }], maxTokens: 100 };
+    const answered = handler(request, { signal: withdrawn.signal }).then(
+      () => 'answered',
+      (error: Error) => `${error.name}: ${error.message}`,
+    );
+    const pending = new Promise((resolve) => setTimeout(() => resolve('still pending'), 1_000));
+    return Promise.race([answered, pending]);
+  });
+  expect(outcome).toBe('RpcError: User rejected sampling request (-1)');
+  await expect(page.locator('.entry.sampling .status')).toHaveText('Withdrawn by the server.');
+  await expect(page.getByRole('button', { name: 'Approve' })).toBeDisabled();
 });
 
 test.describe('OAuth', () => {
