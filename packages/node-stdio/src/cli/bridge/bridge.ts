@@ -6,15 +6,14 @@ import {
   type ElicitResult,
   ErrorCode,
   type Implementation,
-  LATEST_PROTOCOL_VERSION,
   type ListenFilter,
   type Progress,
   type RequestId,
   type Root,
   StreamableHttpTransport,
-  SUPPORTED_PROTOCOL_VERSIONS,
   type Subscription,
 } from '@mcp/core';
+import { LEGACY_PROTOCOL_VERSIONS } from '@mcp/core/protocol';
 import { LineReader } from '../../line-reader.js';
 import { EXIT_INTERRUPTED } from '../error-line.js';
 import type { OutputStream } from '../format.js';
@@ -23,7 +22,9 @@ import { terminalText } from '../terminal-text.js';
 import { VERSION } from '../version.js';
 import type { BridgeCommand } from './bridge-command.js';
 import { type ForwardContext, forwardOf, toErrorObject } from './forward.js';
+import { holdSubscription } from './held-subscription.js';
 import { type ErrorObject, isRecord, LocalPeer } from './local-peer.js';
+import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { defaultTokenDirectory, FileOAuthStore } from './token-store.js';
 
 /** Where the bridge reads and writes: the process's own streams, or a test's. */
@@ -52,11 +53,20 @@ const FORWARDED_NOTIFICATIONS = new Set([
   'notifications/elicitation/complete',
 ]);
 
-/** How long a listen subscription may take to be acknowledged without `--timeout`: the Client's default request timeout. */
+/** How long a `resources/subscribe` waits for a 2026-07-28 remote's acknowledgement without `--timeout`: the Client's default request timeout. */
 const DEFAULT_ACK_WAIT = 60_000;
 
+/**
+ * How long `initialize` waits for a 2026-07-28 remote to acknowledge the
+ * listen stream for list changes (or `--timeout`, when shorter). Past it the
+ * local client is answered anyway, and told no list changes
+ * (`listChanged` left out of the capabilities), which a stream acknowledged
+ * later may still bring.
+ */
+export const LIST_CHANGES_ACK_WAIT = 5000;
+
 /** The handshake revisions (2024-11-05 … 2025-11-25): the local client speaks one of them over stdio. */
-const HANDSHAKE_VERSIONS = SUPPORTED_PROTOCOL_VERSIONS.filter((version) => version !== LATEST_PROTOCOL_VERSION);
+const HANDSHAKE_VERSIONS: readonly string[] = LEGACY_PROTOCOL_VERSIONS;
 
 /**
  * `mcp bridge <url>`: a stdio MCP server that is a client of a remote
@@ -78,7 +88,7 @@ class Bridge {
   readonly #stop = new AbortController();
   /** Forwarded requests by the local client's id, so `notifications/cancelled` can abort one. */
   readonly #inFlight = new Map<RequestId, AbortController>();
-  readonly #subscriptions = new Map<string, Subscription>();
+  readonly #subscriptions: ResourceSubscriptions;
   /** The 2026-07-28 listen stream for list changes. */
   #changes: Subscription | undefined;
   #client: Client | undefined;
@@ -89,6 +99,10 @@ class Bridge {
     this.#command = command;
     this.#io = io;
     this.#peer = new LocalPeer(io.stdout);
+    this.#subscriptions = new ResourceSubscriptions({
+      ackTimeoutMs: command.timeout ?? DEFAULT_ACK_WAIT,
+      onBroken: (uri, error) => this.#log(`the subscription to ${uri} ended: ${messageOf(error)}`),
+    });
   }
 
   /** Reads stdin to its end (or an interrupt), then closes everything. */
@@ -241,9 +255,10 @@ class Bridge {
         return;
       }
       this.#client = client;
-      if (client.era === 'modern') await this.#listenForChanges(client);
+      const listening = client.era === 'modern' ? await this.#listenForChanges(client) : undefined;
       const requested = typeof params.protocolVersion === 'string' ? params.protocolVersion : '';
-      const { tasks: _followedHere, ...capabilities } = client.serverCapabilities ?? {};
+      const { tasks: _followedHere, ...declared } = client.serverCapabilities ?? {};
+      const capabilities = listening === false ? withoutListChanged(declared) : declared;
       this.#peer.respond(id, {
         protocolVersion: HANDSHAKE_VERSIONS.includes(requested) ? requested : HANDSHAKE_VERSIONS[0],
         capabilities,
@@ -318,9 +333,11 @@ class Bridge {
   /**
    * A 2026-07-28 server sends list changes only on a `subscriptions/listen`
    * stream: one is kept open for what it declared `listChanged`, and its events
-   * reach the local client as the notifications they arrive as.
+   * reach the local client as the notifications they arrive as. True once the
+   * server acknowledged it, false when it did not within
+   * {@link LIST_CHANGES_ACK_WAIT} (or refused), undefined when there is nothing to listen for.
    */
-  async #listenForChanges(client: Client): Promise<void> {
+  async #listenForChanges(client: Client): Promise<boolean | undefined> {
     const capabilities = client.serverCapabilities ?? {};
     const listChanged = (key: 'tools' | 'prompts' | 'resources') => {
       const capability = capabilities[key];
@@ -331,41 +348,26 @@ class Bridge {
       ...(listChanged('prompts') && { promptsListChanged: true }),
       ...(listChanged('resources') && { resourcesListChanged: true }),
     };
-    if (Object.keys(filter).length === 0) return;
+    if (Object.keys(filter).length === 0) return undefined;
     try {
       this.#changes = await client.listen(filter);
       // Answered once the stream is up, so a change right after initialize is not missed.
-      await this.#hold(this.#changes);
+      await holdSubscription(this.#changes, {
+        timeoutMs: Math.min(LIST_CHANGES_ACK_WAIT, this.#command.timeout ?? LIST_CHANGES_ACK_WAIT),
+        signal: this.#stop.signal,
+        onEnd: (error) => {
+          if (error !== undefined && !this.#stop.signal.aborted) this.#log(`list changes stopped: ${messageOf(error)}`);
+        },
+      });
+      return true;
     } catch (error) {
       this.#log(`list changes will not be forwarded: ${messageOf(error)}`);
+      return false;
     }
   }
 
-  /**
-   * Reads a listen subscription to its end (its events were already forwarded
-   * as notifications) and resolves once the server acknowledged it, it ended,
-   * `signal` aborted, or the request timeout (`--timeout`, else 60 s) passed.
-   */
-  #hold(subscription: Subscription, signal?: AbortSignal): Promise<void> {
-    const ended = (async () => {
-      try {
-        for await (const _event of subscription);
-      } catch (error) {
-        if (!this.#stop.signal.aborted) this.#log(`a subscription ended: ${messageOf(error)}`);
-      }
-    })();
-    const wait = AbortSignal.timeout(this.#command.timeout ?? DEFAULT_ACK_WAIT);
-    const stop = AbortSignal.any([this.#stop.signal, wait, ...(signal ? [signal] : [])]);
-    const stopped = new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }));
-    return Promise.race([subscription.acknowledged.then(() => undefined), ended, stopped]);
-  }
-
   #context(client: Client): ForwardContext {
-    return {
-      client,
-      subscriptions: this.#subscriptions,
-      hold: (subscription, signal) => this.#hold(subscription, signal),
-    };
+    return { client, subscriptions: this.#subscriptions };
   }
 
   /** Stdin ended or the process was interrupted: the remote session ends too (a legacy one with DELETE). */
@@ -375,8 +377,7 @@ class Bridge {
     for (const controller of this.#inFlight.values()) controller.abort(new Error('bridge: stdin ended'));
     // Each subscription closed on its own first: one left for client.close() to end kept its HTTP
     // stream, and so the process, alive for seconds after.
-    const subscriptions = [...this.#subscriptions.values(), ...(this.#changes ? [this.#changes] : [])];
-    await Promise.allSettled(subscriptions.map((subscription) => subscription.close()));
+    await Promise.allSettled([this.#subscriptions.close(), this.#changes?.close()]);
     await this.#client?.close();
     await this.#remote?.close();
   }
@@ -400,6 +401,17 @@ function takeProgressToken(params: Record<string, unknown>): {
   const { progressToken, ...rest } = meta;
   const { _meta: _dropped, ...others } = params;
   return { progressToken, params: Object.keys(rest).length > 0 ? { ...others, _meta: rest } : others };
+}
+
+/** The capabilities without `listChanged`: the local client is not told of changes it would never hear. */
+function withoutListChanged(capabilities: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(capabilities).map(([key, value]) => {
+      if (!isRecord(value) || !('listChanged' in value)) return [key, value];
+      const { listChanged: _unheard, ...rest } = value;
+      return [key, rest];
+    }),
+  );
 }
 
 function isRequestId(value: unknown): value is RequestId {

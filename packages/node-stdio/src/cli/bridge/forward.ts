@@ -6,20 +6,15 @@ import {
   type LoggingLevel,
   McpError,
   RpcError,
-  type Subscription,
 } from '@mcp/core';
 import { type ErrorObject, isRecord } from './local-peer.js';
+import type { ResourceSubscriptions } from './resource-subscriptions.js';
 
 /** What a forwarded request may use besides the client: the remote subscriptions it holds. */
 export interface ForwardContext {
   readonly client: Client;
   /** 2026-07-28 has no `resources/subscribe`: a `listen()` per subscribed URI stands in for it. */
-  readonly subscriptions: Map<string, Subscription>;
-  /**
-   * Keeps a listen subscription read, so its events (also heard as
-   * notifications) never pile up; resolves once the server acknowledged it.
-   */
-  readonly hold: (subscription: Subscription, signal?: AbortSignal) => Promise<void>;
+  readonly subscriptions: ResourceSubscriptions;
 }
 
 type Params = Record<string, unknown>;
@@ -62,23 +57,16 @@ const FORWARDS: Readonly<Record<string, Forward>> = {
     await client.setLoggingLevel(stringParam(params, 'level') as LoggingLevel, options);
     return {};
   },
-  'resources/subscribe': async (context, params, options) => {
+  'resources/subscribe': async ({ client, subscriptions }, params, options) => {
     const uri = stringParam(params, 'uri');
-    if (context.client.era === 'legacy') await context.client.subscribeResource(uri, options);
-    else if (!context.subscriptions.has(uri)) {
-      const subscription = await context.client.listen({ resources: [uri] });
-      context.subscriptions.set(uri, subscription);
-      await context.hold(subscription, options.signal);
-    }
+    if (client.era === 'legacy') await client.subscribeResource(uri, options);
+    else await subscriptions.subscribe(client, uri, options.signal);
     return {};
   },
-  'resources/unsubscribe': async (context, params, options) => {
+  'resources/unsubscribe': async ({ client, subscriptions }, params, options) => {
     const uri = stringParam(params, 'uri');
-    if (context.client.era === 'legacy') await context.client.unsubscribeResource(uri, options);
-    else {
-      await context.subscriptions.get(uri)?.close();
-      context.subscriptions.delete(uri);
-    }
+    if (client.era === 'legacy') await client.unsubscribeResource(uri, options);
+    else await subscriptions.unsubscribe(uri);
     return {};
   },
 };
