@@ -49,6 +49,27 @@ async function send(page: Page, text: string) {
 /** The chat requests the model saw whose last message is a user's (not a tool result). */
 const userTurns = () => model.requests.slice(seen).filter((request) => request.body?.messages.at(-1)?.role === 'user');
 
+/** What a fault-server scenario saw: JSON-RPC methods by count, and every HTTP request. */
+interface ScenarioStats {
+  methods: Record<string, number>;
+  requests: Array<{ httpMethod: string }>;
+}
+
+/** A fault-server scenario with no rules: the reference server as it is, with a log of what it received. */
+async function plainScenario() {
+  const created = await fetch(`${HTTP_TEST_SERVERS.faults}/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ inner: 'stateful', rules: [] }),
+  });
+  const { mcp, stats } = (await created.json()) as { mcp: string; stats: string };
+  return {
+    mcp,
+    stats: async () => (await (await fetch(stats)).json()) as ScenarioStats,
+    remove: () => fetch(stats.replace(/\/stats$/, ''), { method: 'DELETE' }),
+  };
+}
+
 test('connects across origins, lists the tools, and a tool result reaches the model and the page as text', async ({
   page,
 }) => {
@@ -120,13 +141,7 @@ test('two tools running at once each show their own progress', async ({ page }) 
 test('Stop ends the turn while a tool runs, the server hears the cancellation, and the next message works', async ({
   page,
 }) => {
-  // A fault-server scenario with no rules: the reference server as it is, with a log of what it received.
-  const created = await fetch(`${HTTP_TEST_SERVERS.faults}/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ inner: 'stateful', rules: [] }),
-  });
-  const scenario = (await created.json()) as { mcp: string; stats: string };
+  const scenario = await plainScenario();
   await openChat(
     page,
     [
@@ -145,7 +160,7 @@ test('Stop ends the turn while a tool runs, the server hears the cancellation, a
   await expect(page.locator('.entry.note').last()).toHaveText('Stopped.');
   await expect(page.getByRole('button', { name: 'Stop' })).toBeDisabled();
   await expect
-    .poll(async () => ((await (await fetch(scenario.stats)).json()) as { methods: Record<string, number> }).methods)
+    .poll(async () => (await scenario.stats()).methods)
     .toMatchObject({ 'tools/call': 1, 'notifications/cancelled': 1 });
 
   const asked = model.requests.length;
@@ -154,24 +169,15 @@ test('Stop ends the turn while a tool runs, the server hears the cancellation, a
   // The stopped turn stayed out of the history: the model saw no half-finished tool call.
   const messages = model.requests.slice(asked).at(-1)?.body?.messages ?? [];
   expect(messages.map((message) => message.role)).toEqual(['user']);
-  await fetch(scenario.stats.replace(/\/stats$/, ''), { method: 'DELETE' });
+  await scenario.remove();
 });
 
 test('Connect again (double-clicked, then during a turn) keeps one client: the old one closed, its turn stopped', async ({
   page,
 }) => {
-  const created = await fetch(`${HTTP_TEST_SERVERS.faults}/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ inner: 'stateful', rules: [] }),
-  });
-  const scenario = (await created.json()) as { mcp: string; stats: string };
-  interface Stats {
-    methods: Record<string, number>;
-    requests: Array<{ httpMethod: string }>;
-  }
+  const scenario = await plainScenario();
   const stats = async () => {
-    const { methods, requests } = (await (await fetch(scenario.stats)).json()) as Stats;
+    const { methods, requests } = await scenario.stats();
     const deletes = requests.filter((request) => request.httpMethod === 'DELETE').length;
     return { initialize: methods.initialize ?? 0, cancelled: methods['notifications/cancelled'] ?? 0, deletes };
   };
@@ -216,7 +222,7 @@ test('Connect again (double-clicked, then during a turn) keeps one client: the o
   await expect(page.locator('.entry.assistant').last()).toHaveText('You said: hello again');
   const messages = model.requests.slice(asked).at(-1)?.body?.messages ?? [];
   expect(messages.map((message) => message.role)).toEqual(['user']);
-  await fetch(scenario.stats.replace(/\/stats$/, ''), { method: 'DELETE' });
+  await scenario.remove();
 });
 
 test('a model that never stops calling tools is cut off after MAX_STEPS (8) steps', async ({ page }) => {
