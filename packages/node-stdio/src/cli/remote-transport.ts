@@ -18,6 +18,8 @@ export interface RemoteOptions {
   readonly store?: OAuthStore;
   /** Sent on every request (`--header`). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** For the OAuth requests (metadata, registration, tokens): the store's, which serialises refreshes. */
+  readonly fetch?: typeof fetch;
 }
 
 /** A Streamable HTTP transport and what must be closed with it. */
@@ -42,6 +44,7 @@ export async function remoteTransport(url: URL, io: RemoteIo, options: RemoteOpt
     redirectUri: loopback.redirectUri,
     clientMetadata: { client_name: 'mcp command-line tool', application_type: 'native', software_version: VERSION },
     ...(options.store && { store: options.store }),
+    ...(options.fetch && { fetch: options.fetch }),
     authorize: (authorizationUrl) => {
       io.stderr.write(`mcp: authorize in your browser: ${authorizationUrl.href}\n`);
       return loopback.authorize(authorizationUrl);

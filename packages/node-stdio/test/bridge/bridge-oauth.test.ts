@@ -8,6 +8,7 @@ import { parseCommandLine } from '../../src/cli/args.js';
 import { runBridge } from '../../src/cli/bridge/bridge.js';
 import { defaultTokenDirectory } from '../../src/cli/bridge/token-store.js';
 import { run } from '../../src/cli/run.js';
+import { initialize, rawBridge } from './bridge-peers.js';
 
 let servers: AuthServers;
 let directory: string;
@@ -94,6 +95,38 @@ describe('mcp bridge with OAuth', () => {
     expect(second.called).toMatchObject({ result: { structuredContent: { sum: 5 } } });
     expect(second.stderr).toBe('');
     expect(scenario.stats().registrations).toHaveLength(1);
+  });
+
+  it('two bridges sharing a store refresh one after the other with rotating refresh tokens: neither needs the browser', async () => {
+    const scenario = await servers.createScenario();
+    const store = join(directory, 'shared');
+    const first = await bridgeRun(['bridge', scenario.info().mcp, '--token-store', store], followRedirects);
+    expect(first.called).toMatchObject({ result: { structuredContent: { sum: 5 } } });
+    const bridges = [0, 1].map(() => rawBridge([scenario.info().mcp, '--token-store', store]));
+    for (const bridge of bridges) bridge.send(initialize(1));
+    for (const bridge of bridges) {
+      expect(await bridge.answer(1)).toMatchObject({ result: { serverInfo: { name: 'mcp-reference-server' } } });
+    }
+    // Both hold the same tokens; now both get 401 at once and refresh, and the server rotates the refresh token.
+    scenario.expireTokens();
+    const add = { name: 'add', arguments: { a: 1, b: 1 } };
+    for (const bridge of bridges) bridge.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: add });
+    for (const bridge of bridges) {
+      expect(await bridge.answer(2)).toMatchObject({ result: { structuredContent: { sum: 2 } } });
+      bridge.child.stdin.end();
+      expect(await bridge.exited).toBe(0);
+      expect(bridge.stderr()).not.toContain('authorize in your browser');
+    }
+    const refreshes = scenario
+      .stats()
+      .requests.filter((request) => request.path.endsWith('/token') && request.form?.grant_type === 'refresh_token');
+    expect(refreshes.length).toBeGreaterThanOrEqual(1);
+    expect(refreshes.every((request) => request.status === 200)).toBe(true);
+    // One sign-in in all: the last tokens written are good for a third run.
+    const third = await bridgeRun(['bridge', scenario.info().mcp, '--token-store', store], () => {
+      throw new Error('the third run must not open a browser');
+    });
+    expect(third.called).toMatchObject({ result: { structuredContent: { sum: 5 } } });
   });
 
   it('keeps tokens under $XDG_CONFIG_HOME/mcp/oauth, else ~/.config/mcp/oauth', () => {

@@ -290,7 +290,7 @@ class Bridge {
     return remoteTransport(
       url,
       { stderr, signal: this.#stop.signal, ...(openBrowser && { openBrowser }) },
-      { store, headers },
+      { store, headers, fetch: store.refreshingFetch() },
     );
   }
 

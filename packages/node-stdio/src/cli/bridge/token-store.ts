@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { OAuthStore } from '@mcp/core';
@@ -14,45 +14,107 @@ export function defaultTokenDirectory(env: Readonly<Record<string, string | unde
   return join(config, 'mcp', 'oauth');
 }
 
+/** How long a write waits for another bridge's lock on the same file (ms) unless the store is told otherwise. */
+export const DEFAULT_LOCK_WAIT = 10_000;
+/** A lock file older than this (ms) was left by a bridge that died holding it, and is taken over. */
+const STALE_LOCK = 30_000;
+/** The longest a refresh holds the refresh lock (ms) when its tokens are never written (its caller gave up). */
+const REFRESH_HOLD = 30_000;
+
+/** Options of {@link FileOAuthStore}. */
+export interface FileOAuthStoreOptions {
+  /** How long a write or a refresh waits for another bridge's lock, in ms (default {@link DEFAULT_LOCK_WAIT}). */
+  readonly lockWaitMs?: number;
+}
+
 /**
  * An `OAuthStore` in one JSON file per MCP server URL (named by a hash of it)
  * inside `directory`: the registered client, tokens and pending state survive
  * the process, so the next run of the bridge needs no browser while its tokens
- * (or refresh token) are good. The directory is created 0700 and the file
- * written 0600, through a temporary file renamed into place, so a crash never
- * leaves half a file. Two bridges to the same server at once: the last write wins.
+ * (or refresh token) are good.
+ *
+ * Several bridges may share the file. Each `get` reads it; each `set` or
+ * `delete` changes its one key in what the file holds then, under a lock file
+ * (`<file>.lock`, created exclusively; waited for at most `lockWaitMs`, then
+ * the write fails), so one bridge never undoes another's sign-in. The file is
+ * written 0600 through a temporary of a random name opened exclusively (never
+ * through a link someone planted) and renamed into place, so a crash never
+ * leaves half a file. The directory is made 0700; an existing one that group
+ * or others may use is narrowed to 0700, and one owned by another user is refused.
  */
 export class FileOAuthStore implements OAuthStore {
   readonly file: string;
   readonly #directory: string;
-  #entries: Record<string, unknown> | undefined;
-  /** Writes run one after another, each writing the whole map as it stands. */
-  #writing: Promise<void> = Promise.resolve();
+  readonly #lockWaitMs: number;
+  #directoryChecked = false;
+  /** Releases the refresh lock this store holds, if any: once the refreshed tokens are written. */
+  #refreshing: (() => Promise<void>) | undefined;
 
-  constructor(directory: string, serverUrl: URL) {
+  constructor(directory: string, serverUrl: URL, options: FileOAuthStoreOptions = {}) {
     this.#directory = directory;
-    const name = createHash('sha256').update(serverUrl.href).digest('hex').slice(0, 32);
+    this.#lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT;
+    const name = sha256(serverUrl.href);
     this.file = join(directory, `${name}.json`);
   }
 
   async get(key: string): Promise<unknown> {
-    return structuredClone((await this.#load())[key]);
+    return (await this.#read())[key];
   }
 
   async set(key: string, value: unknown): Promise<void> {
-    (await this.#load())[key] = structuredClone(value);
-    await this.#save();
+    await this.#change((entries) => {
+      entries[key] = value;
+    });
+    if (key.startsWith('tokens:')) await this.#endRefresh();
   }
 
   async delete(key: string): Promise<void> {
-    const entries = await this.#load();
-    if (!(key in entries)) return;
-    delete entries[key];
-    await this.#save();
+    await this.#change((entries) => {
+      delete entries[key];
+    });
   }
 
-  async #load(): Promise<Record<string, unknown>> {
-    if (this.#entries) return this.#entries;
+  /**
+   * `fetch` for the OAuth requests, refreshes serialised across the bridges
+   * sharing this file: a `refresh_token` grant first takes `<file>.refresh.lock`
+   * (held until the refreshed tokens are written, at most 30 s), then goes out
+   * with the refresh token the file holds now, not the one this bridge read
+   * before another bridge rotated it (the authorization server would refuse that
+   * one, and this bridge would open the browser).
+   */
+  refreshingFetch(base: typeof fetch = globalThis.fetch): typeof fetch {
+    return async (input, init) => {
+      const form = typeof init?.body === 'string' ? new URLSearchParams(init.body) : undefined;
+      const sent = form?.get('grant_type') === 'refresh_token' ? form.get('refresh_token') : null;
+      if (!form || sent === null) return base(input, init);
+      await this.#endRefresh();
+      const release = await lock(`${this.file}.refresh.lock`, this.#lockWaitMs);
+      const timer = setTimeout(() => void this.#endRefresh(), REFRESH_HOLD);
+      timer.unref();
+      this.#refreshing = async () => {
+        clearTimeout(timer);
+        await release();
+      };
+      try {
+        const current = newerRefreshToken(await this.#read(), sent);
+        if (current !== undefined) form.set('refresh_token', current);
+        const response = await base(input, { ...init, body: form.toString() });
+        if (!response.ok) await this.#endRefresh();
+        return response;
+      } catch (error) {
+        await this.#endRefresh();
+        throw error;
+      }
+    };
+  }
+
+  async #endRefresh(): Promise<void> {
+    const release = this.#refreshing;
+    this.#refreshing = undefined;
+    await release?.();
+  }
+
+  async #read(): Promise<Record<string, unknown>> {
     let text: string | undefined;
     try {
       text = await readFile(this.file, 'utf8');
@@ -61,24 +123,88 @@ export class FileOAuthStore implements OAuthStore {
     }
     const parsed: unknown = text === undefined ? {} : safeJson(text);
     // A file we cannot read as our map starts over: the worst case is one more sign-in.
-    this.#entries ??= typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? { ...parsed } : {};
-    return this.#entries;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? { ...parsed } : {};
   }
 
-  #save(): Promise<void> {
-    const text = JSON.stringify(this.#entries ?? {});
-    const write = this.#writing.then(async () => {
-      await mkdir(this.#directory, { recursive: true, mode: 0o700 });
-      const temporary = `${this.file}.${process.pid}.tmp`;
-      await writeFile(temporary, text, { mode: 0o600 });
-      // The mode of writeFile applies only to a new file; a leftover temporary keeps its own.
-      await chmod(temporary, 0o600);
-      await rename(temporary, this.file);
-    });
-    // A failed write fails its caller, not every later one.
-    this.#writing = write.catch(() => {});
-    return write;
+  async #change(edit: (entries: Record<string, unknown>) => void): Promise<void> {
+    await this.#checkDirectory();
+    const release = await lock(`${this.file}.lock`, this.#lockWaitMs);
+    try {
+      const entries = await this.#read();
+      edit(entries);
+      const temporary = join(this.#directory, `.${randomUUID()}.tmp`);
+      // 'wx': created here, or the write fails; an existing file or link is never written through.
+      const handle = await open(temporary, 'wx', 0o600);
+      try {
+        await handle.writeFile(JSON.stringify(entries));
+      } finally {
+        await handle.close();
+      }
+      await rename(temporary, this.file).catch(async (error: unknown) => {
+        await rm(temporary, { force: true });
+        throw error;
+      });
+    } finally {
+      await release();
+    }
   }
+
+  async #checkDirectory(): Promise<void> {
+    if (this.#directoryChecked) return;
+    await mkdir(this.#directory, { recursive: true, mode: 0o700 });
+    const { mode, uid } = await stat(this.#directory);
+    if (typeof process.getuid === 'function' && uid !== process.getuid()) {
+      throw new Error(`the token store ${this.#directory} belongs to another user; refusing to keep tokens there`);
+    }
+    if ((mode & 0o077) !== 0 && process.platform !== 'win32') await chmod(this.#directory, 0o700);
+    this.#directoryChecked = true;
+  }
+}
+
+/**
+ * Takes the lock file `path` (created exclusively, holding our pid), waiting
+ * at most `waitMs` for another holder; one older than {@link STALE_LOCK} is
+ * taken over. Resolves with its release.
+ */
+async function lock(path: string, waitMs: number): Promise<() => Promise<void>> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      const handle = await open(path, 'wx', 0o600);
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      return () => rm(path, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const held = await stat(path).catch(() => undefined);
+    if (held && Date.now() - held.mtimeMs > STALE_LOCK) {
+      await rm(path, { force: true });
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      throw new Error(`the token store is locked by another bridge (${path}) for more than ${waitMs} ms`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/**
+ * The refresh token another bridge stored in place of `sent` (rotated): when
+ * no stored tokens hold `sent` any more and exactly one refresh token is stored
+ * (one file is one MCP server), that one.
+ */
+function newerRefreshToken(entries: Record<string, unknown>, sent: string): string | undefined {
+  const tokens = Object.entries(entries)
+    .filter(([key]) => key.startsWith('tokens:'))
+    .map(([, value]) => value as { refresh_token?: unknown });
+  if (tokens.some((value) => value?.refresh_token === sent)) return undefined;
+  const others = tokens.map((value) => value?.refresh_token).filter((value) => typeof value === 'string');
+  return others.length === 1 ? others[0] : undefined;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }
 
 function safeJson(text: string): unknown {
