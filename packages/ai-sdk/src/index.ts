@@ -1,6 +1,8 @@
 /**
- * @mcp/ai-sdk: the tools of @mcp/core clients as a Vercel AI SDK `ToolSet`
+ * `@mcp/ai-sdk`: the tools of `@mcp/core` clients as a Vercel AI SDK `ToolSet`
  * (`ai` 6 or 7, the app's own copy).
+ *
+ * @module @mcp/ai-sdk
  */
 export {
   type McpToolCall,
