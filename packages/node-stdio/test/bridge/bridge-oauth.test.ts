@@ -1,4 +1,5 @@
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -127,6 +128,48 @@ describe('mcp bridge with OAuth', () => {
       throw new Error('the third run must not open a browser');
     });
     expect(third.called).toMatchObject({ result: { structuredContent: { sum: 5 } } });
+  });
+
+  it('a later run that needs the browser redirects to the URI it registered; when that port is taken, it registers anew', async () => {
+    // No refresh tokens: once the access token expires, only the browser helps.
+    const scenario = await servers.createScenario({ refreshTokens: false });
+    const store = join(directory, 'port');
+    const argv = ['bridge', scenario.info().mcp, '--token-store', store];
+    const authorizeRedirects = () =>
+      scenario
+        .stats()
+        .requests.filter((request) => request.path.endsWith('/authorize'))
+        .map((request) => request.query.redirect_uri);
+    const registered = () =>
+      scenario.stats().registrations.map((entry) => (entry.metadata.redirect_uris as string[] | undefined)?.[0]);
+
+    expect((await bridgeRun(argv, followRedirects)).called).toMatchObject({
+      result: { structuredContent: { sum: 5 } },
+    });
+    scenario.expireTokens();
+    expect((await bridgeRun(argv, followRedirects)).called).toMatchObject({
+      result: { structuredContent: { sum: 5 } },
+    });
+    expect(registered()).toHaveLength(1);
+    const [first] = registered();
+    expect(authorizeRedirects()).toEqual([first, first]);
+
+    // Something else listens on that port now.
+    const port = Number(new URL(String(first)).port);
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
+    try {
+      scenario.expireTokens();
+      expect((await bridgeRun(argv, followRedirects)).called).toMatchObject({
+        result: { structuredContent: { sum: 5 } },
+      });
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+    expect(registered()).toHaveLength(2);
+    const second = registered()[1];
+    expect(second).not.toBe(first);
+    expect(authorizeRedirects()[2]).toBe(second);
   });
 
   it('keeps tokens under $XDG_CONFIG_HOME/mcp/oauth, else ~/.config/mcp/oauth', () => {

@@ -287,11 +287,15 @@ class Bridge {
     }
     const store = new FileOAuthStore(tokenStore ?? defaultTokenDirectory(env), url);
     const { stderr, openBrowser } = this.#io;
-    return remoteTransport(
+    const loopbackPort = await store.loopbackPort();
+    const remote = await remoteTransport(
       url,
       { stderr, signal: this.#stop.signal, ...(openBrowser && { openBrowser }) },
-      { store, headers, fetch: store.refreshingFetch() },
+      { store, headers, fetch: store.refreshingFetch(), ...(loopbackPort !== undefined && { loopbackPort }) },
     );
+    // The saved port was taken (or none was saved): the registration must name the new redirect URI.
+    if (remote.redirectUri !== undefined) await store.useLoopbackPort(Number(new URL(remote.redirectUri).port));
+    return remote;
   }
 
   /** Handlers only for what the local client declared, so the remote server is offered exactly that. */

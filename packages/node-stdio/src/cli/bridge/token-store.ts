@@ -14,6 +14,9 @@ export function defaultTokenDirectory(env: Readonly<Record<string, string | unde
   return join(config, 'mcp', 'oauth');
 }
 
+/** Where the loopback redirect's port is kept, beside what OAuth keeps. */
+const LOOPBACK_PORT_KEY = 'mcp-bridge:loopbackPort';
+
 /** How long a write waits for another bridge's lock on the same file (ms) unless the store is told otherwise. */
 export const DEFAULT_LOCK_WAIT = 10_000;
 /** A lock file older than this (ms) was left by a bridge that died holding it, and is taken over. */
@@ -71,6 +74,29 @@ export class FileOAuthStore implements OAuthStore {
   async delete(key: string): Promise<void> {
     await this.#change((entries) => {
       delete entries[key];
+    });
+  }
+
+  /** The loopback redirect port this server's registration names, saved by {@link useLoopbackPort}. */
+  async loopbackPort(): Promise<number | undefined> {
+    const port = await this.get(LOOPBACK_PORT_KEY);
+    return typeof port === 'number' && Number.isInteger(port) && port > 0 && port < 65536 ? port : undefined;
+  }
+
+  /**
+   * The loopback redirect port this run listens on. The registered clients in
+   * the file were registered with the saved port's redirect URI (the
+   * registration itself does not say): on another port they are forgotten, so
+   * the next authorization registers a client with this one, and this port is
+   * saved for the next runs (RFC 8252 §7.3 lets a loopback port vary, but not
+   * every authorization server does).
+   */
+  async useLoopbackPort(port: number): Promise<void> {
+    // Written only on a change: most runs find their port saved.
+    if ((await this.get(LOOPBACK_PORT_KEY)) === port) return;
+    await this.#change((entries) => {
+      for (const key of Object.keys(entries)) if (key.startsWith('client:')) delete entries[key];
+      entries[LOOPBACK_PORT_KEY] = port;
     });
   }
 
