@@ -27,9 +27,13 @@ const followRedirects = (url: string) => fetch(url, { redirect: 'follow' });
 
 /**
  * One run of the bridge in this process, its stdin a pipe: initialize, call
- * `add`, end stdin. Resolves with the exit status, every message it wrote and its stderr.
+ * `add` (or `call`), end stdin. Resolves with the exit status, every message it wrote and its stderr.
  */
-async function bridgeRun(argv: string[], openBrowser: (url: string) => unknown) {
+async function bridgeRun(
+  argv: string[],
+  openBrowser: (url: string) => unknown,
+  call: Record<string, unknown> = { name: 'add', arguments: { a: 2, b: 3 } },
+) {
   const command = parseCommandLine(argv);
   if (command.kind !== 'bridge') throw new Error('not a bridge command');
   const stdin = new PassThrough();
@@ -62,7 +66,7 @@ async function bridgeRun(argv: string[], openBrowser: (url: string) => unknown) 
     params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'ide', version: '1' } },
   });
   const initialized = await answer(1);
-  send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } });
+  send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: call });
   const called = await answer(2);
   stdin.end();
   return { code: await exit, initialized, called, stderr: err };
@@ -170,6 +174,18 @@ describe('mcp bridge with OAuth', () => {
     const second = registered()[1];
     expect(second).not.toBe(first);
     expect(authorizeRedirects()[2]).toBe(second);
+  });
+
+  it("forwards a tools/call's _meta to a legacy server", async () => {
+    const scenario = await servers.createScenario();
+    const _meta = { 'example.com/trace': 'abc' };
+    const argv = ['bridge', scenario.info().mcp, '--token-store', join(directory, 'meta')];
+    const run = await bridgeRun(argv, followRedirects, { name: 'echo', arguments: { text: 'hi' }, _meta });
+    expect(run.called).toMatchObject({ result: { content: [{ type: 'text', text: 'hi' }] } });
+    const calls = scenario
+      .stats()
+      .requests.filter((request) => request.rpcMethod === 'tools/call' && request.status === 200);
+    expect(calls.map((request) => (request.json as { params?: { _meta?: unknown } }).params?._meta)).toEqual([_meta]);
   });
 
   it('keeps tokens under $XDG_CONFIG_HOME/mcp/oauth, else ~/.config/mcp/oauth', () => {

@@ -174,3 +174,17 @@ describe('mcp bridge: initialize with a 2026-07-28 remote', () => {
     }
   });
 });
+
+describe('mcp bridge: tools/call on a 2026-07-28 remote', () => {
+  it("forwards the local request's _meta beside the Client's own keys; its progress token stays the bridge's", async () => {
+    const bridge = await started();
+    const _meta = { 'example.com/trace': 'abc', progressToken: 'local-token' };
+    const answer = await request(bridge, 'tools/call', { name: 'echo', arguments: { text: 'meta' }, _meta });
+    expect(answer).toMatchObject({ result: { content: [{ type: 'text', text: 'meta' }] } });
+    const sent = server.calls().at(-1)?._meta ?? {};
+    expect(sent['example.com/trace']).toBe('abc');
+    expect(sent.progressToken).not.toBe('local-token');
+    expect(Object.keys(sent)).toContain('io.modelcontextprotocol/protocolVersion');
+    await ended(bridge);
+  });
+});

@@ -5,7 +5,8 @@
  * agrees to: `pass` (the SDK answers), `narrow` (the SDK gets the request
  * without `resourceSubscriptions`, so it acknowledges a filter without the
  * URI), `silent` (an event stream that never says anything); the listen
- * request for list changes is either answered or left silent. Every listen
+ * request for list changes is either answered or left silent. The params of
+ * each `tools/call` are kept. Every listen
  * request it gets is counted, and each listen stream it holds open.
  */
 import { createServer } from 'node:http';
@@ -23,7 +24,10 @@ import { createV2Server } from '../../../../test-servers/reference/v2-server.mjs
 /** The part of a `subscriptions/listen` request this server looks at. */
 interface ListenRequest {
   method?: string;
-  params?: { notifications?: { resourceSubscriptions?: string[]; resourcesListChanged?: boolean } };
+  params?: {
+    notifications?: { resourceSubscriptions?: string[]; resourcesListChanged?: boolean };
+    _meta?: Record<string, unknown>;
+  };
 }
 
 export type ListenMode = 'pass' | 'narrow' | 'silent';
@@ -46,10 +50,13 @@ export async function startListenServer(options: { maxSubscriptions?: number } =
   let listChangesMode: 'pass' | 'silent' = 'pass';
   /** Listen requests for resources, as received. */
   const resourceListens: string[][] = [];
+  /** The params of every tools/call received. */
+  const calls: NonNullable<ListenRequest['params']>[] = [];
   /** Listen streams (any filter) open now. */
   let open = 0;
   const steered = async (request: Request): Promise<Response> => {
     const body = request.method === 'POST' ? ((await request.clone().json()) as ListenRequest) : undefined;
+    if (body?.method === 'tools/call') calls.push(body.params ?? {});
     if (body?.method !== 'subscriptions/listen') return handler.fetch(request);
     const notifications = body.params?.notifications ?? {};
     const uris = notifications.resourceSubscriptions;
@@ -98,6 +105,7 @@ export async function startListenServer(options: { maxSubscriptions?: number } =
     setListChangesMode(next: 'pass' | 'silent') {
       listChangesMode = next;
     },
+    calls: () => calls,
     resourceListens: () => resourceListens.length,
     openStreams: () => open,
     /** A resource changed: `notifications/resources/updated` to the streams subscribed to it. */
