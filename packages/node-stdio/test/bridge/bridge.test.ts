@@ -15,6 +15,7 @@ import {
   sdkThroughBridge,
   startHttpServers,
 } from './bridge-peers.js';
+import { startListenServer } from './listen-server.js';
 
 let servers: HttpServers;
 beforeAll(async () => {
@@ -200,9 +201,19 @@ describe.each([
     // Nothing the remote session held (a listen stream, the GET stream) keeps the process alive.
     expect(performance.now() - started).toBeLessThan(1500);
   });
+});
 
-  it('a call the local client aborts is given up on; the next call works', async () => {
-    const { client, transport } = await sdkThroughBridge([url()]);
+describe.each([
+  ['legacy (2025-11-25 sessions)', 'legacy'],
+  ['2026-07-28', 'modern'],
+] as const)('a call the local client aborts, %s', (_label, era) => {
+  it('is given up on by the remote server too; the next call works', async () => {
+    // Legacy: the fault server logs the notifications/cancelled it gets. 2026-07-28 cancels by closing the
+    // request's stream, which the listen server sees.
+    const listening = era === 'modern' ? await startListenServer() : undefined;
+    const recording = era === 'legacy' ? await recordingScenario(servers) : undefined;
+    const remote = listening?.url ?? (recording?.mcp as string);
+    const { client, transport } = await sdkThroughBridge([remote, '--token-env', 'T'], {}, { T: 'x' });
     await client.connect(transport);
     try {
       const controller = new AbortController();
@@ -211,9 +222,19 @@ describe.each([
         onprogress: () => controller.abort(new Error('the user gave up')),
       });
       await expect(call).rejects.toThrow('the user gave up');
+      const givenUp = async () =>
+        listening
+          ? listening.callsLeft()
+          : (await (recording as Awaited<ReturnType<typeof recordingScenario>>).requests()).filter(
+              (request) => request.method === 'notifications/cancelled',
+            ).length;
+      // Well before the call's 4 s are over.
+      while ((await givenUp()) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await givenUp()).toBe(1);
       expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'still here' } }))).toBe('still here');
     } finally {
       await client.close();
+      await listening?.close();
     }
   });
 });

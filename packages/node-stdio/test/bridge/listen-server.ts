@@ -52,11 +52,18 @@ export async function startListenServer(options: { maxSubscriptions?: number } =
   const resourceListens: string[][] = [];
   /** The params of every tools/call received. */
   const calls: NonNullable<ListenRequest['params']>[] = [];
+  /** tools/call answers the client stopped reading before their end: calls it gave up on. */
+  let callsLeft = 0;
   /** Listen streams (any filter) open now. */
   let open = 0;
   const steered = async (request: Request): Promise<Response> => {
     const body = request.method === 'POST' ? ((await request.clone().json()) as ListenRequest) : undefined;
-    if (body?.method === 'tools/call') calls.push(body.params ?? {});
+    if (body?.method === 'tools/call') {
+      calls.push(body.params ?? {});
+      return tracked(await handler.fetch(request), (early) => {
+        if (early) callsLeft++;
+      });
+    }
     if (body?.method !== 'subscriptions/listen') return handler.fetch(request);
     const notifications = body.params?.notifications ?? {};
     const uris = notifications.resourceSubscriptions;
@@ -69,28 +76,8 @@ export async function startListenServer(options: { maxSubscriptions?: number } =
       notifications.resourcesListChanged = true;
       answer = await handler.fetch(new Request(request, { body: JSON.stringify(body) }));
     } else answer = await handler.fetch(request);
-    if (!answer.body) return answer;
     open++;
-    let counted = true;
-    const done = () => {
-      if (counted) open--;
-      counted = false;
-    };
-    const reader = answer.body.getReader();
-    const stream = new ReadableStream({
-      async pull(controller) {
-        const { done: finished, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-        if (finished) {
-          done();
-          controller.close();
-        } else controller.enqueue(value);
-      },
-      cancel(reason) {
-        done();
-        return reader.cancel(reason);
-      },
-    });
-    return new Response(stream, { status: answer.status, headers: answer.headers });
+    return tracked(answer, () => open--);
   };
   const server = createServer(toNodeListener(steered));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -106,6 +93,8 @@ export async function startListenServer(options: { maxSubscriptions?: number } =
       listChangesMode = next;
     },
     calls: () => calls,
+    /** How many tools/call answer streams the client closed before their end. */
+    callsLeft: () => callsLeft,
     resourceListens: () => resourceListens.length,
     openStreams: () => open,
     /** A resource changed: `notifications/resources/updated` to the streams subscribed to it. */
@@ -116,4 +105,32 @@ export async function startListenServer(options: { maxSubscriptions?: number } =
       await handler.close?.();
     },
   };
+}
+
+/** `answer` with `onEnd` told once when its body ends: `early` when the client stopped reading it first. */
+function tracked(answer: Response, onEnd: (early: boolean) => void): Response {
+  if (!answer.body) {
+    onEnd(false);
+    return answer;
+  }
+  let ended = false;
+  const end = (early: boolean) => {
+    if (!ended) onEnd(early);
+    ended = true;
+  };
+  const reader = answer.body.getReader();
+  const stream = new ReadableStream({
+    async pull(controller) {
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (done) {
+        end(false);
+        controller.close();
+      } else controller.enqueue(value);
+    },
+    cancel(reason) {
+      end(true);
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(stream, { status: answer.status, headers: answer.headers });
 }
