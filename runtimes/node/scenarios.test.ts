@@ -1,6 +1,6 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-// The built package, as a Node user imports it (deps resolved from node_modules), not the sources.
-import * as core from '../../packages/core/dist/index.js';
 import { startHttpServers } from '../../test-servers/http/serve.mjs';
 import { assert } from '../assert.js';
 import { type ServerUrls, scenarios } from '../scenarios.js';
@@ -12,9 +12,17 @@ import { type ServerUrls, scenarios } from '../scenarios.js';
  * it (the main vitest run), the Node must be one the packages support (engines: >=20.19).
  */
 const expectedMajor = process.env.MCP_NODE_MAJOR;
+
+/**
+ * `@mcp/core` as a Node app gets it: resolved from this folder's node_modules (runtimes/node
+ * depends on it) through the package's exports, so the `node` condition picks dist/node/index.js,
+ * the built Node entry, not the sources (vitest's alias) nor the bundler build.
+ */
+const coreEntry = createRequire(import.meta.url).resolve('@mcp/core');
+const core: typeof import('@mcp/core') = await import(pathToFileURL(coreEntry).href);
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 
-describe('shared runtime scenarios in Node (packages/core/dist/index.js)', () => {
+describe('shared runtime scenarios in Node (@mcp/core as Node resolves it: dist/node/index.js)', () => {
   let servers: Awaited<ReturnType<typeof startHttpServers>> | undefined;
   let urls: ServerUrls;
 
@@ -23,6 +31,10 @@ describe('shared runtime scenarios in Node (packages/core/dist/index.js)', () =>
     urls = { modes: servers.modes, faults: servers.faults };
   });
   afterAll(() => servers?.close());
+
+  it('loads the Node build of @mcp/core', () => {
+    assert.ok(coreEntry.endsWith('/packages/core/dist/node/index.js'), coreEntry);
+  });
 
   it(`runs on Node ${expectedMajor ?? '>= 20.19'}`, () => {
     if (expectedMajor) assert.equal(String(major), expectedMajor, 'process.versions.node major');

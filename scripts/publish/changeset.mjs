@@ -4,18 +4,19 @@
 // workspace brings (runtimes/node/package.json). The workspace itself stays on Node ≥ 20.19.
 // A changeset it adds is then formatted as Biome wants Markdown, so `pnpm lint` stays clean.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { missingNodeBinary, nodeBinaryPath } from '../../runtimes/node/binaries.mjs';
 import { repoRoot } from '../lib/repo-root.mjs';
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 const newEnough = major === 22 ? minor >= 11 : major >= 24;
-const node = newEnough ? process.execPath : join(repoRoot, 'runtimes/node/node_modules/node24/bin/node');
-if (!existsSync(node)) {
-  console.error(`changeset needs Node ^22.11 || >=24; ${node} is missing (pnpm install?)`);
+const missing = newEnough ? undefined : missingNodeBinary(24);
+if (missing) {
+  console.error(`changeset needs Node ^22.11 || >=24 and this is ${process.versions.node}; ${missing}`);
   process.exit(1);
 }
+const node = newEnough ? process.execPath : nodeBinaryPath(24);
 const cli = createRequire(join(repoRoot, 'package.json')).resolve('@changesets/cli/bin.js');
 const args = process.argv.slice(2);
 const run = (command, commandArgs) => {

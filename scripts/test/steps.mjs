@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { requireNodeBinary } from '../../runtimes/node/binaries.mjs';
 import { ensureChromium, ensureInstalled, ensurePnpm } from '../lib/setup.mjs';
 
 /** Where runners write their machine-readable reports (gitignored). */
@@ -127,8 +128,14 @@ const nodeRuntime = (major) => {
       `--outputFile.json=${report}`,
     ],
     countVitest(report),
-    { env: { MCP_NODE_MAJOR: String(major) }, before: fresh(report) },
+    { env: { MCP_NODE_MAJOR: String(major) }, before: withNode(major, fresh(report)) },
   );
+};
+
+/** Before a runner on runtimes/node's Node `major`: fails the step with "no Node 22 binary for <platform>" when there is none. */
+const withNode = (major, before) => () => {
+  requireNodeBinary(major);
+  before();
 };
 
 /** Before a runner: no stale report, and the folder exists (bun does not create it). */
@@ -201,7 +208,7 @@ export const steps = [
       `--outputFile.json=${AI_SDK_AI7_JSON}`,
     ],
     countVitest(AI_SDK_AI7_JSON),
-    { before: fresh(AI_SDK_AI7_JSON) },
+    { before: withNode(22, fresh(AI_SDK_AI7_JSON)) },
   ),
   nodeRuntime(22),
   nodeRuntime(24),
