@@ -4,7 +4,8 @@
 // the workspace (third-party dependencies from the registry, through npm's own cache), and checks
 // there, as a user would: `import` and `require` of every exports entry on each Node we support,
 // the `mcp` bin, the types under each TypeScript module resolution, a browser bundle, the
-// compiled-in versions, the manifests, and `attw` and `publint` on the tarballs.
+// compiled-in versions, the manifests, and `attw` and `publint` on the tarballs; and real calls to
+// the reference stdio server of test-servers (a program on each Node, and `mcp call`).
 //
 //   node scripts/publish/pack-check.mjs [--json <report>]
 //
@@ -15,6 +16,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
+import { missingNodeBinary, nodeBinaryPath } from '../../runtimes/node/binaries.mjs';
 import { repoRoot } from '../lib/repo-root.mjs';
 
 /** The published packages, by folder under packages/. */
@@ -30,11 +32,14 @@ const rootRequire = createRequire(join(repoRoot, 'package.json'));
 const tsc6 = join(dirname(rootRequire.resolve('@typescript/typescript6/package.json')), 'bin/tsc6');
 const toolBin = (name) => join(repoRoot, 'node_modules/.bin', name);
 
-/** Every Node we support and have here: this one (the engines floor on CI) and runtimes/node's 22 and 24. */
-const nodes = [
-  process.execPath,
-  ...[22, 24].map((major) => join(repoRoot, `runtimes/node/node_modules/node${major}/bin/node`)),
-].filter((path, index, all) => existsSync(path) && all.indexOf(path) === index);
+/**
+ * Every Node we support: this one (the engines floor on CI) and runtimes/node's 22 and 24. A
+ * missing one is a failed check ("no Node 22 binary for <platform>"), not one fewer Node checked.
+ */
+const nodes = [process.execPath, ...[22, 24].filter((major) => !missingNodeBinary(major)).map(nodeBinaryPath)].filter(
+  (path, index, all) => all.indexOf(path) === index,
+);
+const missingNodes = [22, 24].map(missingNodeBinary).filter((reason) => reason !== undefined);
 
 /** Runs a command; resolves with its output, rejects with an Error that carries it. */
 function run(command, args, { cwd = repoRoot, timeout = COMMAND_MS, env } = {}) {
@@ -185,6 +190,39 @@ async function loadAll(node, script) {
   const empty = Object.entries(loaded).filter(([, keys]) => keys.length === 0);
   if (empty.length > 0) throw new Error(`no exports from ${empty.map(([entry]) => entry).join(', ')}`);
   return loaded;
+}
+
+/** The reference stdio server of test-servers (the official SDK), which the real calls below talk to. */
+const REFERENCE_SERVER = join(repoRoot, 'test-servers/stdio.mjs');
+
+/** A program as an app writes it: a Client over a StdioTransport from the installed tarballs, calling a tool. */
+function writeCallProgram() {
+  writeFileSync(
+    join(APP, 'call-echo.mjs'),
+    `import { Client } from '@mcp/core';
+import { StdioTransport } from '@mcp/node-stdio';
+const client = new Client(new StdioTransport({ command: process.execPath, args: [${JSON.stringify(REFERENCE_SERVER)}] }));
+await client.connect();
+const result = await client.callTool('echo', { text: 'from the tarballs' });
+await client.close();
+process.stdout.write(result.content.map((part) => part.text).join(''));
+`,
+  );
+}
+
+async function callFromTarballs(node) {
+  writeCallProgram();
+  const { stdout } = await run(node, ['call-echo.mjs'], { cwd: APP });
+  if (stdout !== 'from the tarballs') throw new Error(`the echo tool answered ${JSON.stringify(stdout)}`);
+}
+
+async function mcpCall() {
+  const { stdout } = await run(
+    'npx',
+    ['--no-install', 'mcp', 'call', 'echo', '{"text":"through mcp call"}', '--', process.execPath, REFERENCE_SERVER],
+    { cwd: APP },
+  );
+  if (stdout.trim() !== 'through mcp call') throw new Error(`npx mcp call printed ${JSON.stringify(stdout)}`);
 }
 
 async function mcpBin() {
@@ -340,8 +378,21 @@ async function checks() {
     ['npm install of the tarballs in a fresh project, one @mcp/core', install, ['pack']],
   ];
   let imported;
+  for (const reason of missingNodes) {
+    list.push([
+      reason.slice(0, reason.indexOf(':')),
+      () => {
+        throw new Error(reason);
+      },
+    ]);
+  }
   for (const node of nodes) {
     const version = await nodeVersion(node);
+    list.push([
+      `a Client over a StdioTransport calls the reference server's echo tool on Node ${version}`,
+      () => callFromTarballs(node),
+      ['install'],
+    ]);
     list.push([
       `import of every exports entry on Node ${version}`,
       async () => {
@@ -373,6 +424,7 @@ async function checks() {
     }));
   list.push(
     ['npx mcp --version prints the package version', mcpBin, ['install']],
+    ['npx mcp call echo against the reference stdio server', mcpCall, ['install']],
     ...typeModes.map((mode, i) => [`types: ${mode.title}`, () => startTypeChecks()[i], ['install']]),
     ['a browser bundle (esbuild) takes the default build of every entry', browserBundle, ['install']],
     ['attw on each tarball', attw, ['pack']],
