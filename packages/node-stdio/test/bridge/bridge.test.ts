@@ -309,6 +309,32 @@ describe('mcp bridge against a recording server (legacy sessions)', () => {
   });
 });
 
+describe('mcp bridge and a local client that never answers', () => {
+  it('gives up a relayed roots/list after --timeout: the local client is sent notifications/cancelled for it', async () => {
+    const bridge = rawBridge([`${servers.modes}/stateful`, '--token-env', 'T', '--timeout', '800'], { T: 'x' });
+    bridge.send(initialize(1, { roots: { listChanged: true } }));
+    await bridge.answer(1);
+    bridge.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list-roots' } });
+    const asked = () => bridge.messages().find((message) => message.method === 'roots/list');
+    await bridge.until(() => asked() !== undefined);
+    const cancelled = () =>
+      bridge
+        .messages()
+        .find(
+          (message) =>
+            message.method === 'notifications/cancelled' &&
+            (message.params as { requestId?: unknown }).requestId === asked()?.id,
+        );
+    await bridge.until(() => cancelled() !== undefined);
+    expect(cancelled()?.params).toMatchObject({
+      reason: expect.stringContaining('did not answer roots/list within 800 ms'),
+    });
+    await bridge.answer(2);
+    bridge.child.stdin.end();
+    expect(await bridge.exited).toBe(0);
+  });
+});
+
 describe('mcp bridge and URL-mode elicitation (2025-11-25)', () => {
   it("runs a -32042 refusal's URL flow through the local client's handler, then the call goes through", async () => {
     const { client, transport } = await sdkThroughBridge([`${servers.modes}/stateful?profile=url-elicitation`], {

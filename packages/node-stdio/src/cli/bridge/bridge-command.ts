@@ -21,6 +21,8 @@ export interface BridgeCommand {
   readonly maxInFlight: number;
   /** `--max-line-bytes <n>`: the longest line read from stdin; a longer one is dropped. */
   readonly maxLineBytes: number;
+  /** Bytes waiting unread on stdout past which notifications are dropped (no flag: `DEFAULT_MAX_QUEUED_OUTPUT`; tests lower it). */
+  readonly maxQueuedOutput?: number;
 }
 
 /** The flags of `mcp bridge` as `parseArgs` reads them. */

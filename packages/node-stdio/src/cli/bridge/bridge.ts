@@ -65,6 +65,14 @@ const DEFAULT_ACK_WAIT = 60_000;
  */
 export const LIST_CHANGES_ACK_WAIT = 5000;
 
+/**
+ * How long a request of the remote server (sampling, elicitation, roots) waits
+ * for the local client's answer without `--timeout`: a person may be filling a
+ * form. Past it the local client is sent `notifications/cancelled` and the
+ * remote a timeout error.
+ */
+export const RELAY_TIMEOUT = 300_000;
+
 /** The handshake revisions (2024-11-05 … 2025-11-25): the local client speaks one of them over stdio. */
 const HANDSHAKE_VERSIONS: readonly string[] = LEGACY_PROTOCOL_VERSIONS;
 
@@ -98,7 +106,10 @@ class Bridge {
   constructor(command: BridgeCommand, io: BridgeIo) {
     this.#command = command;
     this.#io = io;
-    this.#peer = new LocalPeer(io.stdout);
+    this.#peer = new LocalPeer(io.stdout, {
+      ...(command.maxQueuedOutput !== undefined && { maxQueuedOutput: command.maxQueuedOutput }),
+      onDrop: (message) => this.#log(message),
+    });
     this.#subscriptions = new ResourceSubscriptions({
       ackTimeoutMs: command.timeout ?? DEFAULT_ACK_WAIT,
       onBroken: (uri, error) => this.#log(`the subscription to ${uri} ended: ${messageOf(error)}`),
@@ -314,24 +325,43 @@ class Bridge {
       ...(isRecord(sampling) && {
         sampling: {
           handler: async (request, { signal }) =>
-            (await peer.request('sampling/createMessage', request, signal)) as unknown as CreateMessageResult,
+            (await this.#ask('sampling/createMessage', request, signal)) as unknown as CreateMessageResult,
           tools: isRecord(sampling.tools),
         },
       }),
       ...(isRecord(elicitation) && {
         elicitation: {
           handler: async (request, { signal }) =>
-            (await peer.request('elicitation/create', request, signal)) as unknown as ElicitResult,
+            (await this.#ask('elicitation/create', request, signal)) as unknown as ElicitResult,
           url: isRecord(elicitation.url),
         },
       }),
       ...(isRecord(roots) && {
         roots: async () => {
-          const answer = await peer.request('roots/list', {}, this.#stop.signal);
+          // The Client gives a roots callback no signal: the remote cancelling it cannot reach the local client.
+          const answer = await this.#ask('roots/list', {});
           return (Array.isArray(answer.roots) ? answer.roots : []) as Root[];
         },
       }),
     };
+  }
+
+  /**
+   * Relays a request of the remote server to the local client. It is given up
+   * (and the local client sent `notifications/cancelled`) when the remote
+   * cancels it (`signal`), the bridge stops, or the local client takes longer
+   * than `--timeout`, else {@link RELAY_TIMEOUT}.
+   */
+  #ask(method: string, params: unknown, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    const ms = this.#command.timeout ?? RELAY_TIMEOUT;
+    const timeout = new AbortController();
+    const timer = setTimeout(
+      () =>
+        timeout.abort(new DOMException(`the local client did not answer ${method} within ${ms} ms`, 'TimeoutError')),
+      ms,
+    );
+    const bound = AbortSignal.any([this.#stop.signal, timeout.signal, ...(signal ? [signal] : [])]);
+    return this.#peer.request(method, params, bound).finally(() => clearTimeout(timer));
   }
 
   /**

@@ -8,6 +8,27 @@ export interface ErrorObject {
   readonly data?: unknown;
 }
 
+/**
+ * Bytes that may wait in stdout for the local client to read them unless told
+ * otherwise. Past it notifications (progress, log messages, list changes) are
+ * dropped, with one line on stderr, until the client catches up; answers and
+ * requests are always written (they are bounded by `--max-in-flight`).
+ */
+export const DEFAULT_MAX_QUEUED_OUTPUT = 16 * 1024 * 1024;
+
+/** Where the bridge writes its messages: stdout, whose `writableLength` says how much waits unread. */
+export interface PeerOutput extends OutputStream {
+  readonly writableLength?: number;
+}
+
+/** Options of {@link LocalPeer}. */
+export interface LocalPeerOptions {
+  /** Bytes waiting unread past which notifications are dropped (default {@link DEFAULT_MAX_QUEUED_OUTPUT}). */
+  readonly maxQueuedOutput?: number;
+  /** Told once per episode of dropping. */
+  readonly onDrop?: (message: string) => void;
+}
+
 /** A request of ours to the local client, waiting for its answer. */
 interface Pending {
   readonly resolve: (result: Record<string, unknown>) => void;
@@ -22,13 +43,19 @@ interface Pending {
  * else may go there.
  */
 export class LocalPeer {
-  readonly #out: OutputStream;
+  readonly #out: PeerOutput;
+  readonly #maxQueued: number;
+  readonly #onDrop: ((message: string) => void) | undefined;
+  /** Notifications are being dropped, and that was told. */
+  #dropping = false;
   readonly #pending = new Map<RequestId, Pending>();
   #nextId = 1;
   #closed = false;
 
-  constructor(out: OutputStream) {
+  constructor(out: PeerOutput, options: LocalPeerOptions = {}) {
     this.#out = out;
+    this.#maxQueued = options.maxQueuedOutput ?? DEFAULT_MAX_QUEUED_OUTPUT;
+    this.#onDrop = options.onDrop;
   }
 
   respond(id: RequestId, result: Record<string, unknown>): void {
@@ -40,6 +67,17 @@ export class LocalPeer {
   }
 
   notify(method: string, params?: Readonly<Record<string, unknown>>): void {
+    const queued = this.#out.writableLength ?? 0;
+    if (queued > this.#maxQueued) {
+      if (!this.#dropping) {
+        this.#onDrop?.(
+          `dropped ${method}: ${queued} bytes wait for the local client to read stdout (at most ${this.#maxQueued}); notifications are dropped until it catches up`,
+        );
+      }
+      this.#dropping = true;
+      return;
+    }
+    this.#dropping = false;
     this.#write({ jsonrpc: '2.0', method, ...(params && { params }) });
   }
 
