@@ -1,4 +1,16 @@
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  chown,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,6 +51,19 @@ describe('FileOAuthStore', () => {
     await new FileOAuthStore(directory, server).set('k', 1);
     expect((await stat(directory)).mode & 0o777).toBe(0o700);
   });
+
+  // Giving a directory to another user takes root: the test runs where it can.
+  it.runIf(process.getuid?.() === 0)(
+    'refuses a store directory another user owns, and writes nothing there',
+    async () => {
+      const directory = fresh();
+      await mkdir(directory, { mode: 0o700 });
+      await chown(directory, 12345, 12345);
+      const store = new FileOAuthStore(directory, server);
+      await expect(store.set('tokens:x|r', { access_token: 'secret' })).rejects.toThrow('belongs to another user');
+      expect(await readdir(directory)).toEqual([]);
+    },
+  );
 
   it('writes through a new temporary of a random name, never through a link planted in the directory', async () => {
     const directory = fresh();

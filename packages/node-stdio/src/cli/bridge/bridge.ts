@@ -13,7 +13,6 @@ import {
   StreamableHttpTransport,
   type Subscription,
 } from '@mcp/core';
-import { LEGACY_PROTOCOL_VERSIONS } from '@mcp/core/protocol';
 import { LineReader } from '../../line-reader.js';
 import { EXIT_INTERRUPTED } from '../error-line.js';
 import type { OutputStream } from '../format.js';
@@ -73,8 +72,13 @@ export const LIST_CHANGES_ACK_WAIT = 5000;
  */
 export const RELAY_TIMEOUT = 300_000;
 
-/** The handshake revisions (2024-11-05 … 2025-11-25): the local client speaks one of them over stdio. */
-const HANDSHAKE_VERSIONS: readonly string[] = LEGACY_PROTOCOL_VERSIONS;
+/**
+ * The handshake revisions (2024-11-05 … 2025-11-25), newest first: the local
+ * client speaks one of them over stdio. Loaded with the first `initialize`:
+ * core's protocol entry costs every other `mcp` command about 5 ms to start.
+ */
+const handshakeVersions = async (): Promise<readonly string[]> =>
+  (await import('@mcp/core/protocol')).LEGACY_PROTOCOL_VERSIONS;
 
 /**
  * `mcp bridge <url>`: a stdio MCP server that is a client of a remote
@@ -268,10 +272,11 @@ class Bridge {
       this.#client = client;
       const listening = client.era === 'modern' ? await this.#listenForChanges(client) : undefined;
       const requested = typeof params.protocolVersion === 'string' ? params.protocolVersion : '';
+      const versions = await handshakeVersions();
       const { tasks: _followedHere, ...declared } = client.serverCapabilities ?? {};
       const capabilities = listening === false ? withoutListChanged(declared) : declared;
       this.#peer.respond(id, {
-        protocolVersion: HANDSHAKE_VERSIONS.includes(requested) ? requested : HANDSHAKE_VERSIONS[0],
+        protocolVersion: versions.includes(requested) ? requested : versions[0],
         capabilities,
         serverInfo: client.serverInfo ?? { name: 'mcp-bridge', version: VERSION },
         ...(client.instructions !== undefined && { instructions: client.instructions }),

@@ -12,7 +12,8 @@ export interface ErrorObject {
  * Bytes that may wait in stdout for the local client to read them unless told
  * otherwise. Past it notifications (progress, log messages, list changes) are
  * dropped, with one line on stderr, until the client catches up; answers and
- * requests are always written (they are bounded by `--max-in-flight`).
+ * requests are always written (they are bounded by `--max-in-flight`). Where
+ * writes to a pipe block (stdout on Linux) nothing waits: the bridge waits instead.
  */
 export const DEFAULT_MAX_QUEUED_OUTPUT = 16 * 1024 * 1024;
 
