@@ -61,7 +61,8 @@ export const CallToolResultSchema = v.looseObject({
 export type CallToolResult = v.InferOutput<typeof CallToolResultSchema>;
 
 /**
- * What `callTool` returns: every part verbatim and in wire order, plus the text parts joined. It lives beside the
+ * What `callTool` returns: every part verbatim and in wire order, plus the text parts joined; any other
+ * member the server's result carried (`resultType`, a later revision's field) is kept on it as it came. It lives beside the
  * wire shape it is read from so that `ToolError` (errors/, below the client) can carry one.
  */
 export interface ToolResult {

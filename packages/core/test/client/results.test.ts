@@ -33,6 +33,15 @@ describe('callTool', () => {
     expect((await calling).content).toEqual(content);
   });
 
+  it("keeps every other member of the result as it came (a later revision's field, an extension's)", async () => {
+    const { client, server } = await connected();
+    const calling = client.callTool('future');
+    const request = await server.expect('tools/call');
+    const extra = { 'vendor.example/trace': { id: 'abc' }, futureField: [1, 2] };
+    await server.reply(request.id, { content: [{ type: 'text', text: 'x' }], ...extra });
+    expect(await calling).toEqual({ content: [{ type: 'text', text: 'x' }], text: 'x', isError: false, ...extra });
+  });
+
   it('text concatenates the text parts in order', async () => {
     const { client, server } = await connected();
     const calling = client.callTool('say');

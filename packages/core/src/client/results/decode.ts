@@ -58,20 +58,17 @@ export const str = (part: Part, key: string): string | undefined => {
   return typeof value === 'string' ? value : undefined;
 };
 
-/** Keeps every part verbatim and in order; `text` joins the text parts. */
+/** Keeps every part verbatim and in order, and every other member; `text` joins the text parts. */
 export function toToolResult(result: CallToolResult): ToolResult {
   const content = result.content as readonly ContentBlock[];
   let text = '';
   for (const part of content as readonly Part[]) {
     if (part.type === 'text') text += str(part, 'text') ?? '';
   }
-  return {
-    content,
-    text,
-    isError: result.isError === true,
-    ...(result.structuredContent !== undefined && { structuredContent: result.structuredContent }),
-    ...(result._meta !== undefined && { _meta: result._meta }),
-  };
+  // Every member the server sent is kept as it came (fields of later revisions and extensions too): a
+  // client in between, such as `mcp bridge`, hands on the whole result. `text` and `isError` are ours.
+  // (The schema types an optional member as possibly undefined; from JSON it is present with a value, or absent.)
+  return { ...result, content, text, isError: result.isError === true } as ToolResult;
 }
 
 /** An empty result (`ping`, `logging/setLevel`, `resources/subscribe`): nothing for the caller. */

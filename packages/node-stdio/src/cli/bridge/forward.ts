@@ -43,12 +43,10 @@ const FORWARDS: Readonly<Record<string, Forward>> = {
     const result = isRecord(params._meta)
       ? await callWithMeta(client, name, args, params._meta, options)
       : await client.callTool(name, args, { ...options, validateOutput: false });
-    return {
-      content: result.content,
-      ...(result.isError && { isError: true }),
-      ...(result.structuredContent !== undefined && { structuredContent: result.structuredContent }),
-      ...(result._meta !== undefined && { _meta: result._meta }),
-    };
+    // The result as the server sent it: `text` is the Client's own, and `resultType` belongs to the remote's
+    // 2026-07-28 wire, not to the local session's revision.
+    const { text: _text, isError, resultType: _resultType, ...wire } = result as ToolResult & { resultType?: unknown };
+    return { ...wire, ...(isError && { isError: true }) };
   },
   'resources/list': raw('resources/list'),
   'resources/templates/list': raw('resources/templates/list'),
