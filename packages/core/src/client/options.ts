@@ -73,8 +73,12 @@ export interface ElicitationOptions {
   readonly url?: boolean;
 }
 
-/** Filesystem roots the client exposes; a function is asked each time the server lists them. */
-export type RootsOption = readonly Root[] | (() => readonly Root[] | Promise<readonly Root[]>);
+/**
+ * Filesystem roots the client exposes; a function is asked each time the server
+ * lists them, with the request's context (its `signal` fires when the server
+ * cancels the request or the client closes).
+ */
+export type RootsOption = readonly Root[] | ((context: HandlerContext) => readonly Root[] | Promise<readonly Root[]>);
 
 /**
  * Called for each server notification, with its raw params. An async handler

@@ -193,6 +193,23 @@ describe('server requests', () => {
     await server.expectEnd();
   });
 
+  it("gives a roots function the request's signal: the server's notifications/cancelled aborts it, and no reply goes", async () => {
+    const started = deferred<AbortSignal>();
+    const { server } = await connected({
+      roots: async ({ signal }) => {
+        started.resolve(signal);
+        await aborted(signal);
+        return [{ uri: 'file:///late' }];
+      },
+    });
+    await server.send({ jsonrpc: '2.0', id: 9, method: 'roots/list' });
+    const signal = await started.promise;
+    expect(signal.aborted).toBe(false);
+    await server.notify('notifications/cancelled', { requestId: 9, reason: 'no longer needed' });
+    await aborted(signal);
+    await server.assertNoMessage(50);
+  });
+
   it("aborts the handler's signal on the server's notifications/cancelled for that request and sends no reply", async () => {
     const started = deferred<AbortSignal>();
     const { server } = await connected({

@@ -67,7 +67,7 @@ export class ServerRequests {
       case 'elicitation/create':
         return this.#elicitation(params, signal, refusedRequest);
       case 'roots/list':
-        return this.#roots();
+        return this.#roots(signal);
       default:
         throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     }
@@ -114,10 +114,10 @@ export class ServerRequests {
     return { ...answer };
   }
 
-  async #roots(): Promise<Record<string, unknown>> {
+  async #roots(signal: AbortSignal): Promise<Record<string, unknown>> {
     const { roots } = this.#options;
     if (!roots) throw new RpcError(ErrorCode.MethodNotFound, 'Method not found: roots are not supported');
-    const list = typeof roots === 'function' ? await roots() : roots;
+    const list = typeof roots === 'function' ? await roots({ signal }) : roots;
     // Every root is a file:// URI (all revisions § Roots); the URI itself stays out of the message.
     // Checked by hand, not with RootSchema: a valibot action the entry lacks would move into the entry chunk.
     const bad = list.findIndex(({ uri }) => typeof uri !== 'string' || !uri.startsWith('file://'));

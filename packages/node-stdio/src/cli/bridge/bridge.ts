@@ -342,9 +342,8 @@ class Bridge {
         },
       }),
       ...(isRecord(roots) && {
-        roots: async () => {
-          // The Client gives a roots callback no signal: the remote cancelling it cannot reach the local client.
-          const answer = await this.#ask('roots/list', {});
+        roots: async ({ signal }) => {
+          const answer = await this.#ask('roots/list', {}, signal);
           return (Array.isArray(answer.roots) ? answer.roots : []) as Root[];
         },
       }),
