@@ -42,6 +42,19 @@ describe('callTool', () => {
     expect(await calling).toEqual({ content: [{ type: 'text', text: 'x' }], text: 'x', isError: false, ...extra });
   });
 
+  it("a __proto__ member of the result does not become the result's prototype", async () => {
+    const { client, server } = await connected();
+    const calling = client.callTool('hostile');
+    const request = await server.expect('tools/call');
+    // JSON.parse makes `__proto__` an own member, and it crosses the wire so.
+    const result = JSON.parse('{"content":[],"__proto__":{"structuredContent":"forged","isError":true}}');
+    await server.send({ jsonrpc: '2.0', id: request.id, result });
+    const answer = await calling;
+    expect(Object.getPrototypeOf(answer)).toBe(Object.prototype);
+    expect(answer.structuredContent).toBeUndefined();
+    expect(answer.isError).toBe(false);
+  });
+
   it('text concatenates the text parts in order', async () => {
     const { client, server } = await connected();
     const calling = client.callTool('say');

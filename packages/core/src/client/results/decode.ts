@@ -65,10 +65,15 @@ export function toToolResult(result: CallToolResult): ToolResult {
   for (const part of content as readonly Part[]) {
     if (part.type === 'text') text += str(part, 'text') ?? '';
   }
-  // Every member the server sent is kept as it came (fields of later revisions and extensions too): a
-  // client in between, such as `mcp bridge`, hands on the whole result. `text` and `isError` are ours.
-  // (The schema types an optional member as possibly undefined; from JSON it is present with a value, or absent.)
-  return { ...result, content, text, isError: result.isError === true } as ToolResult;
+  const tool: Record<string, unknown> = { content, text, isError: result.isError === true };
+  // Every other member the server sent is kept as it came (fields of later revisions and extensions): a
+  // client in between, such as `mcp bridge`, hands on the whole result. Copied key by key: spreading the
+  // parsed object into a literal cost some 5 µs per call in the 64-in-flight benchmark. A `__proto__` member
+  // (JSON.parse makes it an own one) is not copied: assigned, it would set the result's prototype.
+  for (const key in result) {
+    if (key !== '__proto__' && !Object.hasOwn(tool, key)) tool[key] = result[key as keyof CallToolResult];
+  }
+  return tool as unknown as ToolResult;
 }
 
 /** An empty result (`ping`, `logging/setLevel`, `resources/subscribe`): nothing for the caller. */
