@@ -10,12 +10,12 @@
  * authorization server and a protected MCP server, each on its own loopback
  * origin, behaving as the posted config says.
  */
-import { fstatSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createModesHandler } from '../http/modes.mjs';
 import { toNodeListener } from '../http/node-adapter.mjs';
+import { listenOnLoopback, stopWhenTold } from '../serve-process.mjs';
 import { createAuthControl } from './auth-control.mjs';
 
 /**
@@ -35,13 +35,7 @@ export async function startAuthServers({ port = 0 } = {}) {
   const modes = createModesHandler();
   const control = createAuthControl(modes.handler);
   const server = createServer(toNodeListener(control.handler));
-  const origin = await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      const address = server.address();
-      resolve(typeof address === 'object' && address !== null ? `http://127.0.0.1:${address.port}` : '');
-    });
-  });
+  const origin = await listenOnLoopback(server, port);
   return {
     control: /** @type {string} */ (origin),
     createScenario: control.createScenario,
@@ -58,13 +52,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { port: { type: 'string', default: '0' } }, strict: true });
   const servers = await startAuthServers({ port: Number(values.port) });
   process.stdout.write(`${JSON.stringify({ control: servers.control })}\n`);
-  const stop = () => void servers.close().then(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  // Only a pipe: a stdin of /dev/null (e.g. spawned with stdio 'ignore') ends at once.
-  const stdin = fstatSync(0);
-  if (stdin.isFIFO() || stdin.isSocket()) {
-    process.stdin.on('end', stop);
-    process.stdin.resume();
-  }
+  stopWhenTold(() => servers.close());
 }

@@ -11,10 +11,10 @@
  * handler; `other` the same fault handler on a second origin, where redirects
  * point; `refused` is a URL where nothing listens.
  */
-import { fstatSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { listenOnLoopback, stopWhenTold } from '../serve-process.mjs';
 import { createFaultHandler } from './fault-server.mjs';
 import { createModesListener } from './modes.mjs';
 import { toNodeListener } from './node-adapter.mjs';
@@ -41,7 +41,7 @@ export async function startHttpServers({ port = 0, faultsPort = 0, otherPort = 0
   const faultListener = toNodeListener(faultHandler.handler);
   const servers = [createServer(modes.listener), createServer(faultListener), createServer(faultListener)];
   const [modesUrl, faultsUrl, otherUrl] = await Promise.all(
-    servers.map((server, index) => listen(server, [port, faultsPort, otherPort][index] ?? 0)),
+    servers.map((server, index) => listenOnLoopback(server, [port, faultsPort, otherPort][index] ?? 0)),
   );
   faultHandler.otherOrigin = otherUrl;
   return {
@@ -57,21 +57,6 @@ export async function startHttpServers({ port = 0, faultsPort = 0, otherPort = 0
       await Promise.all(servers.map((server) => new Promise((resolve) => server.close(() => resolve(undefined)))));
     },
   };
-}
-
-/**
- * @param {import('node:http').Server} server
- * @param {number} port
- * @returns {Promise<string>}
- */
-function listen(server, port) {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      const address = server.address();
-      resolve(typeof address === 'object' && address !== null ? `http://127.0.0.1:${address.port}` : '');
-    });
-  });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -90,13 +75,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   });
   const { modes, faults, other, refused } = servers;
   process.stdout.write(`${JSON.stringify({ modes, faults, other, refused })}\n`);
-  const stop = () => void servers.close().then(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  // Only a pipe: a stdin of /dev/null (e.g. spawned with stdio 'ignore') ends at once.
-  const stdin = fstatSync(0);
-  if (stdin.isFIFO() || stdin.isSocket()) {
-    process.stdin.on('end', stop);
-    process.stdin.resume();
-  }
+  stopWhenTold(() => servers.close());
 }

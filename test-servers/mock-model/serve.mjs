@@ -9,11 +9,12 @@
  *
  * `url` is the base URL to give `createOpenAICompatible({ baseURL })`.
  */
-import { fstatSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { toNodeListener } from '../http/node-adapter.mjs';
+import { listenOnLoopback, stopWhenTold } from '../serve-process.mjs';
 import { createMockModel } from './mock-model.mjs';
 
 /**
@@ -23,13 +24,7 @@ import { createMockModel } from './mock-model.mjs';
 export async function startMockModel({ port = 0, ...options } = {}) {
   const model = createMockModel(options);
   const server = createServer(toNodeListener(model.handler));
-  const origin = await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      const address = server.address();
-      resolve(typeof address === 'object' && address !== null ? `http://127.0.0.1:${address.port}` : '');
-    });
-  });
+  const origin = await listenOnLoopback(server, port);
   return {
     url: `${origin}/v1`,
     origin,
@@ -59,13 +54,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.exit(2);
   }
   process.stdout.write(`${JSON.stringify({ url: model.url })}\n`);
-  const stop = () => void model.close().then(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  // Only a pipe: a stdin of /dev/null (e.g. spawned with stdio 'ignore') ends at once.
-  const stdin = fstatSync(0);
-  if (stdin.isFIFO() || stdin.isSocket()) {
-    process.stdin.on('end', stop);
-    process.stdin.resume();
-  }
+  stopWhenTold(() => model.close());
 }
