@@ -72,8 +72,6 @@ export class StdioTransport implements Transport, TransportHooks {
   /** Why the connection is dead: the child ended or failed (`TransportError`), or a line passed `maxMessageBytes`. */
   #failure: TransportError | LimitError | undefined;
   #closeRequested = false;
-  /** Whether stdin is corked until the next tick (see `send`). */
-  #corked = false;
   #stopping: Promise<void> | undefined;
 
   /** A transport to the server `options.command` starts; the process starts when the client connects. */
@@ -108,17 +106,6 @@ export class StdioTransport implements Transport, TransportHooks {
     if (this.#failure) return Promise.reject(this.#failure);
     const stdin = this.#child?.stdin;
     if (!stdin) return Promise.reject(new TransportError(`mcp server "${this.#label}" has no stdin`));
-    // Lines sent in one tick leave in one write (a single writev): the pipe is
-    // corked until the next tick, once the child runs (a child that could not
-    // start must still refuse the write, so the send fails).
-    if (!this.#corked && this.#child?.pid !== undefined) {
-      this.#corked = true;
-      stdin.cork();
-      process.nextTick(() => {
-        this.#corked = false;
-        stdin.uncork();
-      });
-    }
     // Below the pipe's high-water mark the line is handed off at once: no
     // per-write callback. Above it, senders wait for one shared 'drain', so
     // awaiting senders still feel backpressure. A write error surfaces as the
