@@ -1,12 +1,11 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServers } from '../../../test-servers/http/serve.mjs';
+import { type RecordingProxy, startRecordingProxy } from '../../../test-servers/recording-proxy.mjs';
 
 interface TaskAnswer {
   taskId?: string;
@@ -23,7 +22,7 @@ const bundle = `${repoRoot}packages/core/dist/core.bundle.js`;
 let servers: Awaited<ReturnType<typeof startHttpServers>>;
 let persistRoot: string;
 const workers: Miniflare[] = [];
-const proxies: Server[] = [];
+const proxies: RecordingProxy[] = [];
 
 beforeAll(async () => {
   if (!existsSync(bundle)) throw new Error('build @mcp/core first: pnpm -r build');
@@ -32,8 +31,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all(workers.map((mf) => mf.dispose()));
-  for (const proxy of proxies) proxy.closeAllConnections();
-  await Promise.all(proxies.map((proxy) => new Promise((resolve) => proxy.close(resolve))));
+  await Promise.all(proxies.map((proxy) => proxy.close()));
   await servers?.close();
   if (persistRoot) rmSync(persistRoot, { recursive: true, force: true });
 });
@@ -41,29 +39,11 @@ afterAll(async () => {
 /** The 2026-07-28 task server, with a task store of its own for this test. */
 const taskServer = () => `${servers.modes}/tasks-2026?run=${crypto.randomUUID()}`;
 
-/** A proxy in front of `target` that records the JSON-RPC method of every message sent to it. */
-async function recording(target: string) {
-  const methods: string[] = [];
-  const proxy = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks).toString();
-    if (body) methods.push((JSON.parse(body) as { method: string }).method);
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(request.headers)) {
-      if (typeof value === 'string' && name !== 'host' && name !== 'content-length') headers.set(name, value);
-    }
-    const answer = await fetch(target, { method: request.method!, headers, ...(body && { body }) });
-    // fetch has already decoded and measured the body: pass on the rest.
-    const passed = [...answer.headers].filter(
-      ([name]) => !/^(content-length|content-encoding|transfer-encoding)$/.test(name),
-    );
-    response.writeHead(answer.status, Object.fromEntries(passed));
-    response.end(Buffer.from(await answer.arrayBuffer()));
-  });
+/** A recording proxy in front of `target` (the JSON-RPC method of every message), closed after the file's tests. */
+async function recording(target: string): Promise<RecordingProxy> {
+  const proxy = await startRecordingProxy(target);
   proxies.push(proxy);
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`, methods };
+  return proxy;
 }
 
 /**

@@ -1,6 +1,4 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AuthServers, startAuthServers } from '../../../test-servers/auth/serve.mjs';
 import { startHttpServers } from '../../../test-servers/http/serve.mjs';
 import { type MockModel, type MockScript, startMockModel } from '../../../test-servers/mock-model/serve.mjs';
+import { type RecordingProxy, startRecordingProxy } from '../../../test-servers/recording-proxy.mjs';
 import { MAX_BODY_BYTES, MAX_MESSAGE_CHARS, MAX_STEPS, MAX_TURN_MS } from '../agent-object.js';
 import { MAX_TASKS } from '../background-tools.js';
 import { buildWorker } from '../build.mjs';
@@ -43,7 +42,7 @@ let bundle: string;
 let scratch: string;
 const workers: Miniflare[] = [];
 let shared: { server: Awaited<ReturnType<typeof taskServer>>; worker: Worker };
-const proxies: Server[] = [];
+const proxies: RecordingProxy[] = [];
 
 beforeAll(async () => {
   for (const dist of ['packages/core/dist/index.js', 'packages/ai-sdk/dist/index.js']) {
@@ -63,8 +62,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all(workers.map((mf) => mf.dispose()));
-  for (const proxy of proxies) proxy.closeAllConnections();
-  await Promise.all(proxies.map((proxy) => new Promise((resolve) => proxy.close(resolve))));
+  await Promise.all(proxies.map((proxy) => proxy.close()));
   await Promise.all([servers?.close(), auth?.close(), model?.close()]);
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
@@ -76,45 +74,11 @@ beforeEach(() => {
   shared.server.unavailable.clear();
 });
 
-/**
- * A proxy in front of `target` that records the JSON-RPC method and session id of every message sent to
- * it, answers 404 (a session the server forgot) for the session ids put in `forgotten`, and 503 (the
- * server overloaded) for the methods put in `unavailable`.
- */
-async function recording(target: string) {
-  const methods: string[] = [];
-  const sessions: string[] = [];
-  const forgotten = new Set<string>();
-  const unavailable = new Set<string>();
-  const proxy = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks).toString();
-    const method = body ? ((JSON.parse(body) as { method?: string }).method ?? '(response)') : undefined;
-    if (method) methods.push(method);
-    if (method && unavailable.has(method)) return void response.writeHead(503).end('overloaded');
-    const session = request.headers['mcp-session-id'];
-    if (typeof session === 'string') {
-      sessions.push(session);
-      if (forgotten.has(session)) return void response.writeHead(404).end();
-    }
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(request.headers)) {
-      if (typeof value === 'string' && name !== 'host' && name !== 'content-length') headers.set(name, value);
-    }
-    const answer = await fetch(target, { method: request.method ?? 'POST', headers, ...(body && { body }) });
-    // fetch has already decoded and measured the body: pass on the rest.
-    const passed = [...answer.headers].filter(
-      ([name]) => !/^(content-length|content-encoding|transfer-encoding)$/.test(name),
-    );
-    response.writeHead(answer.status, Object.fromEntries(passed));
-    response.end(Buffer.from(await answer.arrayBuffer()));
-  });
+/** A recording proxy in front of `target`, closed after the file's tests. */
+async function recording(target: string): Promise<RecordingProxy> {
+  const proxy = await startRecordingProxy(target);
   proxies.push(proxy);
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  const count = (method: string) => methods.filter((seen) => seen === method).length;
-  const port = (proxy.address() as AddressInfo).port;
-  return { url: `http://127.0.0.1:${port}/`, methods, sessions, forgotten, unavailable, count };
+  return proxy;
 }
 
 /** The 2025-11-25 task server (sessions; one task store per session) behind a recording proxy. */
