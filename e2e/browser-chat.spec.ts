@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
 import { build } from 'esbuild';
 import { BROWSER_CHAT_URL, HTTP_TEST_SERVERS } from '../playwright.config';
+import { createFaultScenario, readFaultStats } from '../runtimes/faults.js';
 import { type AuthServers, startAuthServers } from '../test-servers/auth/serve.mjs';
 import { type FormsServer, startFormsServer } from '../test-servers/forms/serve.mjs';
 import { type MockModel, type MockScript, startMockModel } from '../test-servers/mock-model/serve.mjs';
@@ -57,15 +58,10 @@ interface ScenarioStats {
 
 /** A fault-server scenario with no rules: the reference server as it is, with a log of what it received. */
 async function plainScenario() {
-  const created = await fetch(`${HTTP_TEST_SERVERS.faults}/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ inner: 'stateful', rules: [] }),
-  });
-  const { mcp, stats } = (await created.json()) as { mcp: string; stats: string };
+  const { mcp, stats } = await createFaultScenario(HTTP_TEST_SERVERS.faults, { inner: 'stateful', rules: [] });
   return {
     mcp,
-    stats: async () => (await (await fetch(stats)).json()) as ScenarioStats,
+    stats: async () => (await readFaultStats(stats)) as unknown as ScenarioStats,
     remove: () => fetch(stats.replace(/\/stats$/, ''), { method: 'DELETE' }),
   };
 }

@@ -5,6 +5,7 @@
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { createFaultScenario, readFaultStats } from '../../../../runtimes/faults.js';
 // @ts-expect-error test-servers/http is plain JS without declarations
 import { startHttpServers as startHttpServersJs } from '../../../../test-servers/http/serve.mjs';
 import { Client as SdkClient } from '../../../../test-servers/node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js';
@@ -37,16 +38,11 @@ export interface SeenRequest {
 
 /** A fault scenario with no rules: a real v1 server behind, and a log of every request it got. */
 export async function recordingScenario(servers: HttpServers) {
-  const created = await fetch(`${servers.faults}/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ inner: 'stateful', rules: [] }),
-  });
-  const { mcp, stats } = (await created.json()) as { mcp: string; stats: string };
+  const { mcp, stats } = await createFaultScenario(servers.faults, { inner: 'stateful', rules: [] });
   return {
     mcp,
     async requests(): Promise<readonly SeenRequest[]> {
-      return ((await (await fetch(stats)).json()) as { requests: SeenRequest[] }).requests;
+      return ((await readFaultStats(stats)) as { requests: SeenRequest[] }).requests;
     },
   };
 }
