@@ -21,6 +21,8 @@ export interface Deadline {
   at: number;
   readonly span: number;
   readonly expire: () => void;
+  /** Its index among the live deadlines; -1 once it is stopped or expired. */
+  slot: number;
 }
 
 /**
@@ -28,9 +30,12 @@ export interface Deadline {
  * A timer per call costs a `setTimeout` and a `clearTimeout` per request and
  * wakes the event loop more often; here a call that ends in time costs a clock
  * read. When nothing is pending the timer stops holding the process open.
+ * The live deadlines are an array, not a `Set`, for the reason the pending
+ * calls are not a `Map` (`RpcChannel`): a stopped one leaves it at once, its
+ * slot taken by the last.
  */
 export class Deadlines {
-  readonly #live = new Set<Deadline>();
+  readonly #live: Deadline[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** When the armed timer fires; Infinity when none is armed. */
   #due = Infinity;
@@ -43,8 +48,8 @@ export class Deadlines {
   start(ms: number | undefined, expire: () => void, now = performance.now()): Deadline | undefined {
     if (ms === undefined || !Number.isFinite(ms) || ms <= 0) return undefined;
     const span = Math.min(ms, MAX_TIMER);
-    const deadline: Deadline = { at: now + span, span, expire };
-    this.#live.add(deadline);
+    const deadline: Deadline = { at: now + span, span, expire, slot: this.#live.length };
+    this.#live.push(deadline);
     this.#arm(deadline.at);
     return deadline;
   }
@@ -54,17 +59,30 @@ export class Deadlines {
     if (deadline) deadline.at = performance.now() + deadline.span;
   }
 
-  /** Drops a deadline (its call settled); with none left the timer lets the process exit. */
+  /** Drops a deadline (its call settled); with none left the timer lets the process exit. Idempotent. */
   stop(deadline: Deadline | undefined): void {
-    if (deadline && this.#live.delete(deadline) && this.#live.size === 0) hold(this.#timer, false);
+    if (deadline && deadline.slot >= 0) {
+      this.#remove(deadline);
+      if (this.#live.length === 0) hold(this.#timer, false);
+    }
   }
 
   /** Drops every deadline and the timer (the channel closed). */
   clear(): void {
-    this.#live.clear();
+    for (const deadline of this.#live) deadline.slot = -1;
+    this.#live.length = 0;
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#due = Infinity;
+  }
+
+  #remove(deadline: Deadline): void {
+    const last = this.#live.pop() as Deadline;
+    if (last !== deadline) {
+      this.#live[deadline.slot] = last;
+      last.slot = deadline.slot;
+    }
+    deadline.slot = -1;
   }
 
   #arm(at: number): void {
@@ -81,13 +99,10 @@ export class Deadlines {
     this.#timer = undefined;
     this.#due = Infinity;
     const now = performance.now();
-    const expired: Deadline[] = [];
+    const expired = this.#live.filter((entry) => entry.at <= now);
+    for (const entry of expired) this.#remove(entry);
     let next = Infinity;
-    for (const entry of this.#live) {
-      if (entry.at <= now) expired.push(entry);
-      else if (entry.at < next) next = entry.at;
-    }
-    for (const entry of expired) this.#live.delete(entry);
+    for (const entry of this.#live) next = Math.min(next, entry.at);
     if (next !== Infinity) this.#arm(next);
     for (const entry of expired) entry.expire();
   };

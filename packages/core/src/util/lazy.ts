@@ -2,7 +2,8 @@
  * A module (or anything async) loaded the first time it is needed and shared
  * after that. Each on-demand module has exactly one such site, so a bundler
  * splits it off and a program that never needs it never downloads it: the
- * Session's `answering/`, `catalogue/` and `output-validation/`, the HTTP
+ * Session's `answering/`, `catalogue/`, `output-validation/`, `tasks/`,
+ * `x-mcp-header/` and TTL cache (`result-cache.ts`), the HTTP
  * transport's `event-stream/` and `resilience/` (ARCHITECTURE.md, "On-demand
  * modules"), and OAuth's ofetch.
  * A load that fails is tried again next time (a flaky network must not poison

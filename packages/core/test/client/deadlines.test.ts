@@ -59,4 +59,31 @@ describe('call deadlines on one shared timer', () => {
     await sleep(20);
     expect(fired).toEqual([]);
   });
+
+  it('stopping a deadline twice, or after it expired, drops no other deadline', async () => {
+    const deadlines = new Deadlines();
+    const fired: string[] = [];
+    const first = deadlines.start(10, () => fired.push('first'));
+    const second = deadlines.start(1000, () => fired.push('second'));
+    deadlines.start(25, () => fired.push('third'));
+    deadlines.stop(second);
+    deadlines.stop(second);
+    await sleep(15);
+    deadlines.stop(first);
+    await sleep(30);
+    expect(fired).toEqual(['first', 'third']);
+  });
+
+  it('keeps track of many deadlines started and stopped in any order', async () => {
+    const deadlines = new Deadlines();
+    const fired = new Set<number>();
+    const started = Array.from({ length: 200 }, (_, i) => deadlines.start(i % 2 === 0 ? 20 : 5000, () => fired.add(i)));
+    // Stop every third, from the back, then the odd ones from the front: each removal moves another into its place.
+    for (let i = started.length - 1; i >= 0; i -= 3) deadlines.stop(started[i]);
+    for (let i = 1; i < started.length; i += 2) deadlines.stop(started[i]);
+    await sleep(60);
+    const expected = started.map((_, i) => i).filter((i) => i % 2 === 0 && (started.length - 1 - i) % 3 !== 0);
+    expect([...fired].sort((a, b) => a - b)).toEqual(expected);
+    deadlines.clear();
+  });
 });

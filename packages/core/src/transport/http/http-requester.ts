@@ -69,7 +69,9 @@ export class HttpRequester implements Requester {
     const { retry, auth } = this.#options;
     const { signal } = request;
     for (let attempt = 0; ; attempt++) {
-      const headers = new Headers(request.headers);
+      // Credentials go on a copy per attempt; without any, the request's own headers are sent as they are.
+      const { tokenProvider } = this.#options;
+      const headers = tokenProvider || auth ? new Headers(request.headers) : request.headers;
       await this.#authorize(headers, signal);
       if (auth) setAll(headers, await auth.headers(described));
       let failed: FailedAttempt;

@@ -50,8 +50,13 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
   /** Aborts every request and body this transport holds, on close. */
   readonly #closer = new AbortController();
   readonly #maxBytes: number;
-  /** SSE bodies being read, so close cancels them. */
-  readonly #readers = new Set<ReadableStreamDefaultReader<Uint8Array>>();
+  /**
+   * SSE bodies being read, so close cancels them: an object keyed by a count,
+   * not a `Set`, which one add and delete per answered call would make rehash
+   * into a chain of tables (see `RpcChannel`'s pending calls).
+   */
+  #readers: Record<number, ReadableStreamDefaultReader<Uint8Array>> = {};
+  #readerCount = 0;
   /** Where every SSE body this transport reads delivers its messages. */
   readonly #sse: EventStreamTarget;
   #sessionId: string | undefined;
@@ -79,8 +84,9 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
       inbound: this.#inbound,
       maxBytes: this.#maxBytes,
       track: (reader) => {
-        this.#readers.add(reader);
-        return () => this.#readers.delete(reader);
+        const key = this.#readerCount++;
+        this.#readers[key] = reader;
+        return () => delete this.#readers[key];
       },
     };
   }
@@ -363,8 +369,8 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
   async #close(): Promise<void> {
     const session = this.#sessionId;
     this.#closer.abort(new ClientClosedError(CLOSED));
-    for (const reader of this.#readers) reader.cancel().catch(() => {});
-    this.#readers.clear();
+    for (const reader of Object.values(this.#readers)) reader.cancel().catch(() => {});
+    this.#readers = {};
     this.#stopStream();
     this.#inbound.end();
     if (session === undefined || this.#legacy || this.#options.endSessionOnClose === false) return;

@@ -33,8 +33,9 @@ export async function followRedirects(
   options: StreamableHttpTransportOptions,
 ): Promise<Response> {
   const fetchFn = options.fetch ?? globalThis.fetch;
-  const { headers } = request;
-  let init = request;
+  // The hops change their own copy: a retry of the request starts again from the headers it had.
+  const headers = new Headers(request.headers);
+  let init = { ...request, headers };
   for (let hop = 0; ; hop++) {
     if (response.type === 'opaqueredirect') {
       // Browsers hide the target of a manual redirect. Let the browser follow
