@@ -76,6 +76,7 @@ try {
     for (const transport of transports) {
       for (const phase of plan.phases) {
         for (const client of order) {
+          if (plan.measures && !plan.measures(transport, client)) continue;
           const spec = { client, phase, target: targetOf(transport), params: plan.params(transport) };
           const began = Date.now();
           const data = await runWorker(spec);

@@ -109,7 +109,7 @@ export class ModernEra implements Era {
   ): Promise<T> {
     const parse = (raw: unknown): Step<T> => stepOf(method, raw, options.parse);
     const sendOptions = { ...options, parse };
-    const step = await this.#send(channel, method, { ...params }, sendOptions);
+    const step = await this.#send(channel, method, params ?? {}, sendOptions);
     if (step.done) return step.value;
     const send = (body: Record<string, unknown>, retry: RequestOptions<Step<T>>) =>
       this.#send(channel, method, body, retry);
@@ -125,7 +125,7 @@ export class ModernEra implements Era {
     try {
       return await channel.request(method, this.#envelope(params, options.logLevel), {
         ...options,
-        headers: { ...options.headers, ...this.#headers(method, params) },
+        headers: this.#headers(method, params, options.headers),
         cancellable: options.cancellable !== false && !this.#options.cancelsByClosing,
       });
     } catch (error) {
@@ -152,15 +152,17 @@ export class ModernEra implements Era {
     });
   }
 
-  #headers(method: string, params: Record<string, unknown>): Record<string, string> {
+  /** The request's headers: the caller's (`extra`), then ours over them. One object per request, built in place. */
+  #headers(
+    method: string,
+    params: Record<string, unknown>,
+    extra: Readonly<Record<string, string>> | undefined,
+  ): Record<string, string> {
     const nameKey = NAME_PARAM[method];
     const name = nameKey ? params[nameKey] : undefined;
-    return {
-      'mcp-protocol-version': this.#version,
-      'mcp-method': method,
-      ...(typeof name === 'string' && { 'mcp-name': encodeHeaderValue(name) }),
-      ...this.#options.extraHeaders(method, params),
-    };
+    const headers: Record<string, string> = { ...extra, 'mcp-protocol-version': this.#version, 'mcp-method': method };
+    if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
+    return Object.assign(headers, this.#options.extraHeaders(method, params));
   }
 }
 

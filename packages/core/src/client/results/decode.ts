@@ -83,7 +83,7 @@ export const parseCallToolResult = resultParser('tools/call', CallToolResultSche
 
 /**
  * Whether `raw` is a tool result of text parts and nothing else the schema
- * looks into (`_meta`, `resultType`, annotations), the shape nearly every call
+ * looks into (`_meta`, a `resultType` other than `"complete"`, annotations), the shape nearly every call
  * returns. A profile of 64 calls in flight found the schema's generic walk the
  * client's largest cost per call; this check takes a fraction of it. It holds
  * only for values the schema passes unchanged, so the caller gets the same
@@ -91,7 +91,9 @@ export const parseCallToolResult = resultParser('tools/call', CallToolResultSche
  * the two equal on arbitrary values).
  */
 function isTextOnly(raw: unknown): raw is CallToolResult {
-  if (!isJsonObject(raw) || raw._meta !== undefined || raw.resultType !== undefined) return false;
+  // `resultType: "complete"` is what every 2026-07-28 result carries: a value the schema takes as it is.
+  if (!isJsonObject(raw) || raw._meta !== undefined) return false;
+  if (raw.resultType !== undefined && raw.resultType !== 'complete') return false;
   const { content, isError } = raw;
   if ((isError !== undefined && typeof isError !== 'boolean') || !Array.isArray(content)) return false;
   // for-of, not every(): a hole in a sparse array is read as undefined and refused, as the schema does.
