@@ -17,6 +17,12 @@ const API_KEY = 'browser-chat-test-key';
 
 /** After a tool turn the mock quotes the tool's result, so the answer proves the result reached the model. */
 const QUOTE_TOOL = { when: { last: 'tool' }, reply: 'The tool said: {{tool}}' } as const;
+/** "slow" runs a tool that takes 20 s (long enough to stop or reconnect while it runs); anything else is echoed. */
+const LONG_SLOW_SCRIPT: MockScript = [
+  QUOTE_TOOL,
+  { when: { userSays: 'slow' }, call: [{ tool: 'slow', args: { steps: 100, intervalMs: 200 } }] },
+  { reply: 'You said: {{user}}' },
+];
 
 let model: MockModel;
 /** How many requests the model had seen when this test began. */
@@ -138,15 +144,7 @@ test('Stop ends the turn while a tool runs, the server hears the cancellation, a
   page,
 }) => {
   const scenario = await plainScenario();
-  await openChat(
-    page,
-    [
-      QUOTE_TOOL,
-      { when: { userSays: 'slow' }, call: [{ tool: 'slow', args: { steps: 100, intervalMs: 200 } }] },
-      { reply: 'You said: {{user}}' },
-    ],
-    scenario.mcp,
-  );
+  await openChat(page, LONG_SLOW_SCRIPT, scenario.mcp);
   await expect(page.getByRole('status')).toHaveText(/Connected/);
   await send(page, 'Run the slow tool');
   const card = page.getByRole('region', { name: 'Tool call slow' });
@@ -177,15 +175,7 @@ test('Connect again (double-clicked, then during a turn) keeps one client: the o
     const deletes = requests.filter((request) => request.httpMethod === 'DELETE').length;
     return { initialize: methods.initialize ?? 0, cancelled: methods['notifications/cancelled'] ?? 0, deletes };
   };
-  await openChat(
-    page,
-    [
-      QUOTE_TOOL,
-      { when: { userSays: 'slow' }, call: [{ tool: 'slow', args: { steps: 100, intervalMs: 200 } }] },
-      { reply: 'You said: {{user}}' },
-    ],
-    scenario.mcp,
-  );
+  await openChat(page, LONG_SLOW_SCRIPT, scenario.mcp);
   const connect = page.getByRole('button', { name: 'Connect' });
   await expect(page.getByRole('status')).toHaveText(/Connected/);
 
