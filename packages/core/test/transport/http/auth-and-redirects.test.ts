@@ -120,6 +120,40 @@ describe('redirects', () => {
     expect((await client.callTool('echo', { text: 'next' })).text).toBe('next');
   });
 
+  it('a retry after a redirect to another origin carries the headers the hop dropped: the hop changed its own copy', async () => {
+    const scenario = await servers.scenario({ inner: 'stateful' });
+    const calls: { url: string; headers: Headers }[] = [];
+    // The real server, except that the first tools/call is sent to another origin, which answers 503.
+    const fetchThrough: typeof fetch = async (input, init) => {
+      const url = String(input);
+      if (typeof init?.body !== 'string' || !init.body.includes('"tools/call"')) return fetch(input, init);
+      calls.push({ url, headers: new Headers(init.headers) });
+      if (calls.length === 1)
+        return new Response(null, { status: 307, headers: { location: `${servers.other}/away` } });
+      if (url.startsWith(servers.other)) return new Response('busy', { status: 503 });
+      return fetch(input, init);
+    };
+    const { client, transport } = await open(scenario.mcp, {
+      transport: {
+        fetch: fetchThrough,
+        headers: { 'X-Tenant': 'tenant-secret' },
+        retry: { maxRetries: 1, baseDelay: 1 },
+        standaloneStream: false,
+      },
+    });
+    expect((await client.callTool('echo', { text: 'retried' })).text).toBe('retried');
+    expect(calls.map((call) => new URL(call.url).origin)).toEqual([
+      new URL(scenario.mcp).origin,
+      new URL(servers.other).origin,
+      new URL(scenario.mcp).origin,
+    ]);
+    expect(calls[1]?.headers.get('mcp-session-id')).toBeNull();
+    expect(calls[1]?.headers.get('x-tenant')).toBeNull();
+    // The retry goes to the endpoint as the request was first sent.
+    expect(calls[2]?.headers.get('mcp-session-id')).toBe(transport.sessionId);
+    expect(calls[2]?.headers.get('x-tenant')).toBe('tenant-secret');
+  });
+
   it('keeps the custom headers and the session id on a redirect within the same origin', async () => {
     const scenario = await servers.scenario(redirectCalls('target', 'stateful'));
     const { client, transport } = await open(scenario.mcp, {
