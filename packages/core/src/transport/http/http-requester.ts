@@ -66,11 +66,10 @@ export class HttpRequester implements Requester {
   }
 
   async #sendWithRetries(request: HttpRequest, described: { method: string; url: URL }): Promise<Response> {
-    const { retry, auth } = this.#options;
+    const { retry, auth, tokenProvider } = this.#options;
     const { signal } = request;
     for (let attempt = 0; ; attempt++) {
       // Credentials go on a copy per attempt; without any, the request's own headers are sent as they are.
-      const { tokenProvider } = this.#options;
       const headers = tokenProvider || auth ? new Headers(request.headers) : request.headers;
       await this.#authorize(headers, signal);
       if (auth) setAll(headers, await auth.headers(described));
