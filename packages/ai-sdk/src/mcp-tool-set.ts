@@ -2,7 +2,7 @@ import { type CallOptions, type Client, type Tool as McpTool, ToolError } from '
 import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
 import { type MediaStyle, toModelOutput } from './model-output.js';
 import { cutDescription, schemaBytes, type ToolBounds, toolBounds } from './tool-bounds.js';
-import { checkSourceName, type NamedTool, nameTools } from './tool-names.js';
+import { checkSourceNames, type NamedTool, nameTools, quotedName } from './tool-names.js';
 
 /**
  * One client, an array of them, or a record of them keyed by the app's name
@@ -150,13 +150,15 @@ export function toolSetRecipe(source: McpToolSource, options: McpToolSetOptions)
       ? source.map((client: Client, index) => [`s${index}`, client])
       : Object.entries(source as Readonly<Record<string, Client>>);
   for (const [name, client] of entries) {
-    if (!isClient(client))
+    if (!isClient(client)) {
       throw new TypeError(`mcpToolSet: ${Array.isArray(source) ? 'an array item' : name} is not a Client`);
-    checkSourceName(name, single ? 'the prefix' : 'the key');
+    }
   }
+  const names = entries.map(([name]) => name);
+  checkSourceNames(names, single ? 'prefix' : 'key');
   return {
     clients: entries.map(([, client]) => client),
-    names: entries.map(([name]) => name),
+    names,
     prefixAll: prefix !== undefined && prefix !== false,
     callOptions: options.callOptions ?? {},
     ...toolBounds(options),
@@ -178,7 +180,7 @@ export function buildToolSet(
       const bytes = schemaBytes(tool);
       if (bytes <= recipe.maxSchemaBytes) return true;
       warnings.push(
-        `mcpToolSet: left out tool ${JSON.stringify(tool.name)} of ${recipe.names[source]}: its input schema is ` +
+        `mcpToolSet: left out tool ${quotedName(tool.name)} of ${recipe.names[source]}: its input schema is ` +
           `${Number.isFinite(bytes) ? `${bytes} bytes` : 'too deep to write as JSON'}, past maxSchemaBytes (${recipe.maxSchemaBytes})`,
       );
       return false;
@@ -201,7 +203,7 @@ export function buildToolSet(
     if (description !== undefined && description.length > recipe.maxDescriptionChars) {
       description = cutDescription(description, recipe.maxDescriptionChars);
       warnings.push(
-        `mcpToolSet: the description of tool ${JSON.stringify(entry.tool.name)} of ${server} is cut to ` +
+        `mcpToolSet: the description of tool ${quotedName(entry.tool.name)} of ${server} is cut to ` +
           `${recipe.maxDescriptionChars} characters (maxDescriptionChars)`,
       );
     }

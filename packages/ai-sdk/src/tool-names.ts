@@ -18,7 +18,8 @@ const INVALID = /[^A-Za-z0-9_-]/g;
 /**
  * A source's name: runs of letters, digits and `-` joined by single `_`. No
  * `__` inside and no `_` at either end, so one source's `<name>__` can never
- * begin another source's prefixed names.
+ * begin another source's prefixed names (names that differ only in case are
+ * refused too, since prefixes are compared without case).
  */
 const SOURCE_NAME = /^[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*$/;
 
@@ -38,7 +39,7 @@ export interface NamedTool extends ListedTool {
 
 /** What {@link nameTools} names. */
 export interface Naming {
-  /** Each source's name, the app's (checked with {@link checkSourceName}). */
+  /** Each source's name, the app's (checked with {@link checkSourceNames}). */
   readonly sources: readonly string[];
   /** Each source's tools, in listing order. */
   readonly listings: readonly (readonly Tool[])[];
@@ -56,13 +57,28 @@ export function validToolName(text: string): string {
   return valid === '' ? '_' : valid;
 }
 
-/** Throws a TypeError unless `name` can be a source's name (see {@link SOURCE_NAME}); `what` says whose. */
-export function checkSourceName(name: string, what: string): void {
-  if (SOURCE_NAME.test(name) && name.length <= MAX_SOURCE_NAME_LENGTH) return;
-  throw new TypeError(
-    `mcpToolSet: ${what} ${JSON.stringify(name)} cannot prefix tool names: use letters, digits and '-' ` +
-      `(single '_' between them), at most ${MAX_SOURCE_NAME_LENGTH} characters`,
-  );
+/**
+ * Throws a TypeError unless every one of `names` can be a source's name (see
+ * {@link SOURCE_NAME}) and no two are the same but for case; `what` says what they are.
+ */
+export function checkSourceNames(names: readonly string[], what: string): void {
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (!SOURCE_NAME.test(name) || name.length > MAX_SOURCE_NAME_LENGTH) {
+      throw new TypeError(
+        `mcpToolSet: ${what} ${JSON.stringify(name)} cannot prefix tool names: use letters, digits and '-' ` +
+          `(single '_' between them), at most ${MAX_SOURCE_NAME_LENGTH} characters`,
+      );
+    }
+    const lower = name.toLowerCase();
+    if (seen.has(lower)) throw new TypeError(`mcpToolSet: two ${what}s are ${JSON.stringify(name)} but for case`);
+    seen.add(lower);
+  }
+}
+
+/** A server's tool name for a message: quoted, and cut past 100 characters. */
+export function quotedName(name: string): string {
+  return JSON.stringify(name.length > 100 ? `${name.slice(0, 100)}…` : name);
 }
 
 /**
@@ -75,7 +91,7 @@ export function checkSourceName(name: string, what: string): void {
  *    tool another source adds later cannot rename it.
  * 2. Otherwise its name is its MCP name made valid ({@link validToolName}),
  *    unless `prefixAll` is set, another source lists a tool of the same valid
- *    name, or the name begins with another source's prefix: then it is
+ *    name, or the name begins with another source's prefix (in any case): then it is
  *    `<source>__<MCP name>`, made valid and cut to 64 characters in the tool's
  *    part (the source's part is always whole).
  * 3. Names still taken get `_2`, `_3`, …; one that would then begin with
@@ -95,8 +111,12 @@ export function nameTools({ sources, listings, prefixAll, previous, warn }: Nami
       return { source, tool, plain, key: JSON.stringify([source, tool.name, nth]) };
     });
   });
-  const ownerOf = (name: string, source: number) =>
-    sources.findIndex((other, index) => index !== source && name.startsWith(`${other}${PREFIX_SEPARATOR}`));
+  // Case aside, so a server cannot list `GITHUB__create_issue` next to the app's `github`.
+  const prefixes = sources.map((name) => `${name}${PREFIX_SEPARATOR}`.toLowerCase());
+  const ownerOf = (name: string, source: number) => {
+    const lower = name.toLowerCase();
+    return prefixes.findIndex((prefix, index) => index !== source && lower.startsWith(prefix));
+  };
   const wanted = listed.map((entry) => {
     const sourceName = sources[entry.source] ?? '';
     const own = `${sourceName}${PREFIX_SEPARATOR}${entry.plain}`.slice(0, MAX_TOOL_NAME_LENGTH);
@@ -132,7 +152,7 @@ export function nameTools({ sources, listings, prefixAll, previous, warn }: Nami
     const owner = sources[entry.owner];
     if (owner !== undefined) {
       warn?.(
-        `mcpToolSet: tool ${JSON.stringify(entry.tool.name)} of ${sources[entry.source]} is named ${name}: ` +
+        `mcpToolSet: tool ${quotedName(entry.tool.name)} of ${sources[entry.source]} is named ${name}: ` +
           `${owner}${PREFIX_SEPARATOR} names the tools of ${owner}`,
       );
     }

@@ -126,6 +126,11 @@ describe('watchMcpToolSet keeps each tool’s name while it is listed', () => {
 
     await docs.addTool({ name: 'github__create_issue' });
     await vi.waitFor(() => expect(Object.keys(watcher.tools)).toHaveLength(3));
+    expect(Object.keys(watcher.tools)).toEqual([
+      'docs__create_issue',
+      'docs__github__create_issue',
+      'github__create_issue',
+    ]);
     expect(watcher.tools.github__create_issue?.metadata).toEqual({ mcp: { server: 'github', tool: 'create_issue' } });
     await call(watcher.tools, 'github__create_issue');
     expect(callsReceived(github)).toEqual(['create_issue']);

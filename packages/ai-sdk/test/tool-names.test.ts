@@ -1,6 +1,6 @@
 import type { Tool } from '@mcp/core';
 import { describe, expect, it } from 'vitest';
-import { checkSourceName, MAX_TOOL_NAME_LENGTH, nameTools, validToolName } from '../src/tool-names.js';
+import { checkSourceNames, MAX_TOOL_NAME_LENGTH, nameTools, validToolName } from '../src/tool-names.js';
 
 // The naming rule on its own (mcp-tool-set.test.ts runs it on real servers):
 // names past the 64-character bound, characters providers refuse, and names
@@ -85,20 +85,32 @@ describe('nameTools', () => {
   });
 });
 
-describe('checkSourceName', () => {
+describe('checkSourceNames', () => {
   it("takes letters, digits and '-' with single '_' between them, up to 32 characters", () => {
-    for (const name of ['github', 'my-server_2', 's0', 'x'.repeat(32)])
-      expect(() => checkSourceName(name, 'the key')).not.toThrow();
+    for (const name of ['github', 'my-server_2', 's0', 'x'.repeat(32)]) {
+      expect(() => checkSourceNames([name], 'key')).not.toThrow();
+    }
   });
 
   it("refuses a name that could begin another source's prefix, or would not fit", () => {
     for (const name of ['', 'a__b', 'a_', '_a', 'my server', 'a.b', 'x'.repeat(33)]) {
-      expect(() => checkSourceName(name, 'the key')).toThrow(TypeError);
+      expect(() => checkSourceNames([name], 'key')).toThrow(TypeError);
     }
+  });
+
+  it('refuses two names that differ only in case', () => {
+    expect(() => checkSourceNames(['GitHub', 'github'], 'key')).toThrow('two keys are "github" but for case');
   });
 });
 
 describe('each source owns the names that begin with its prefix', () => {
+  it("gives another source's tool no name that begins with the prefix in another case", () => {
+    expect(names(['docs', 'github'], [tools('GITHUB__create_issue'), tools('create_issue')])).toEqual([
+      [0, 'GITHUB__create_issue', 'docs__GITHUB__create_issue'],
+      [1, 'create_issue', 'create_issue'],
+    ]);
+  });
+
   it("never gives another source's tool such a name, not even by a _2 suffix", () => {
     // "github_" twice: the second would be "github__2", in github's names.
     expect(names(['docs', 'github'], [tools('github_', 'github_'), tools('x')])).toEqual([
