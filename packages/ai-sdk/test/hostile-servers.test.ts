@@ -138,6 +138,37 @@ describe('watchMcpToolSet keeps each tool’s name while it is listed', () => {
   });
 });
 
+describe('onWarning', () => {
+  it('makes mcpToolSet reject with the error a throwing onWarning threw', async () => {
+    const { client } = await server('wordy', [{ name: 'long', description: 'x'.repeat(20) }]);
+    const broken = new Error('onWarning broke');
+    await expect(
+      mcpToolSet(client, {
+        maxDescriptionChars: 10,
+        onWarning: () => {
+          throw broken;
+        },
+      }),
+    ).rejects.toBe(broken);
+  });
+
+  it("gives a watcher's throwing onWarning's error to onError, and the new set stays", async () => {
+    const docs = await server('docs', [{ name: 'search' }]);
+    const errors: unknown[] = [];
+    await using watcher = await watchMcpToolSet(docs.client, {
+      maxDescriptionChars: 10,
+      onWarning: () => {
+        throw new Error('onWarning broke');
+      },
+      onError: (error) => errors.push(error),
+    });
+    await docs.addTool({ name: 'long', description: 'x'.repeat(20) });
+    await vi.waitFor(() => expect(Object.keys(watcher.tools)).toEqual(['search', 'long']));
+    expect(watcher.tools.long?.description).toBe('xxxxxxxxx…');
+    expect(errors.map((error) => (error as Error).message)).toEqual(['onWarning broke']);
+  });
+});
+
 describe('descriptions and schemas that would flood the context', () => {
   it(`cuts a description past maxDescriptionChars (default ${DEFAULT_MAX_DESCRIPTION_CHARS}) with an ellipsis`, async () => {
     const long = 'a'.repeat(DEFAULT_MAX_DESCRIPTION_CHARS + 1);
