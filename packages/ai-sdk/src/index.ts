@@ -11,7 +11,8 @@ export {
   type McpToolSource,
   mcpToolSet,
 } from './mcp-tool-set.js';
-export { MAX_TOOL_NAME_LENGTH, PREFIX_SEPARATOR } from './tool-names.js';
+export { DEFAULT_MAX_DESCRIPTION_CHARS, DEFAULT_MAX_SCHEMA_BYTES } from './tool-bounds.js';
+export { MAX_SOURCE_NAME_LENGTH, MAX_TOOL_NAME_LENGTH, PREFIX_SEPARATOR } from './tool-names.js';
 export {
   type McpToolSetWatcher,
   RELIST_RETRY_MS,

@@ -1,26 +1,41 @@
 import { type CallOptions, type Client, type Tool as McpTool, ToolError } from '@mcp/core';
 import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
 import { type MediaStyle, toModelOutput } from './model-output.js';
-import { type NamedTool, nameTools, unique, validToolName } from './tool-names.js';
+import { cutDescription, schemaBytes, type ToolBounds, toolBounds } from './tool-bounds.js';
+import { checkSourceNames, type NamedTool, nameTools, quotedName } from './tool-names.js';
 
-/** One client, an array of them, or a record of them keyed by the name to prefix their tools with. */
+/**
+ * One client, an array of them, or a record of them keyed by the app's name
+ * for each: the name its tools are prefixed with (`<key>__<tool>`) and that
+ * their `metadata.mcp.server` gives. A key is letters, digits and `-`, with
+ * single `_` between them, at most 32 characters (`MAX_SOURCE_NAME_LENGTH`).
+ * The clients of an array are named by their place in it, `s0`, `s1`, …; a
+ * single client is `s0` unless a string `prefix` names it. What a server says
+ * about itself (`serverInfo.name`) never names it.
+ */
 export type McpToolSource = Client | readonly Client[] | Readonly<Record<string, Client>>;
 
-/** How {@link mcpToolSet} names and calls the tools. */
+/** How {@link mcpToolSet} names, bounds and calls the tools. */
 export interface McpToolSetOptions {
   /**
    * Which tool names get their source's name in front, as `<source>__<tool>`.
-   * A source's name is its record key; for an array or a single client, the
-   * server's name (`client.serverInfo.name`), with `_2`, `_3`, … after a name
-   * another client of the array already has.
+   * A source's name is the app's, never the server's: its record key; for an
+   * array, its place in it (`s0`, `s1`, …); for a single client, the string
+   * given here, else `s0` (see {@link McpToolSource}).
    * - not given: only names more than one source lists (every one of them);
    * - `true`: every name;
    * - a string (one client only): every name, with this string as the prefix.
    *
+   * Each source owns the names that begin with `<source>__`: a tool another
+   * source lists under such a name (a server listing `github__create_issue`
+   * next to the app's `github`) is prefixed with its own source's name
+   * instead (`docs__github__create_issue`), with `onWarning`.
+   *
    * Whatever the prefix, the name the model sees is then made valid for every
    * provider (letters, digits, `_`, `-`; other characters become `_`; at most
-   * 64 characters) and unique (`_2`, `_3`, … after a name already taken).
-   * Each tool's `metadata.mcp` says which server and MCP name it stands for.
+   * 64 characters, cut in the tool's part) and unique (`_2`, `_3`, … after a
+   * name already taken). Each tool's `metadata.mcp` says which source and MCP
+   * name it stands for.
    */
   readonly prefix?: boolean | string;
   /**
@@ -31,6 +46,26 @@ export interface McpToolSetOptions {
    * defaults.
    */
   readonly callOptions?: CallOptions | ((call: McpToolCall) => CallOptions);
+  /**
+   * Longest description a tool offers the model, in UTF-16 code units (default
+   * `DEFAULT_MAX_DESCRIPTION_CHARS`, 4,000; `Infinity` for no bound). A
+   * longer one is cut to this length, its last character `…`, with `onWarning`.
+   */
+  readonly maxDescriptionChars?: number;
+  /**
+   * Largest input schema a tool may offer the model, in bytes of its JSON
+   * (UTF-8; default `DEFAULT_MAX_SCHEMA_BYTES`, 64 KiB; `Infinity` for no
+   * bound). A tool whose schema is larger is left out of the set, with
+   * `onWarning`, and takes no name from the others.
+   */
+  readonly maxSchemaBytes?: number;
+  /**
+   * Told, in words, of what the set changed from the listing: a description
+   * cut, a tool left out for its schema, a tool renamed because its name lay
+   * in another source's prefix. Without it, these go unreported. One that
+   * throws makes `mcpToolSet` reject with its error (a watcher gives it to `onError`).
+   */
+  readonly onWarning?: (message: string) => void;
 }
 
 /** One call the model made, as a `callOptions` function receives it. */
@@ -46,18 +81,28 @@ export interface McpToolCall {
 /** What a tool of the set stands for, in its `metadata`: the source's name and the tool's MCP name. */
 export interface McpToolMetadata {
   /**
-   * The source the tool came from: its record key, or for an array or a single
-   * client the server's name (`serverInfo.name`, `_2`, `_3`, … after a repeated one).
+   * The app's name for the source the tool came from: its record key, `s0`,
+   * `s1`, … for the clients of an array, and for a single client the string
+   * `prefix`, else `s0`. Never what the server calls itself.
    */
   readonly server: string;
   /** The tool's name on that server, as `client.callTool` takes it (the set's key may be prefixed or changed). */
   readonly tool: string;
 }
 
-/** The clients of a source, each with the name its tools are prefixed with when they must be. */
-export interface NamedClients {
+/** What a tool set is made of: the source's clients, each with its name, and the options that name, bound and call them. */
+export interface ToolSetRecipe extends ToolBounds {
   readonly clients: readonly Client[];
   readonly names: readonly string[];
+  readonly prefixAll: boolean;
+  readonly callOptions: NonNullable<McpToolSetOptions['callOptions']>;
+}
+
+/** A built set, with the name of each tool by its key and what it changed from the listings. */
+export interface BuiltToolSet {
+  readonly tools: ToolSet;
+  readonly names: ReadonlyMap<string, string>;
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -79,50 +124,93 @@ export interface NamedClients {
  * use {@link watchMcpToolSet}, or call this again. Naming: {@link McpToolSetOptions.prefix}.
  */
 export async function mcpToolSet(source: McpToolSource, options: McpToolSetOptions = {}): Promise<ToolSet> {
-  const named = namedClients(source, options.prefix);
-  const listings = await Promise.all(named.clients.map((client) => client.listTools()));
-  return buildToolSet(named, listings, options);
+  const recipe = toolSetRecipe(source, options);
+  const listings = await Promise.all(recipe.clients.map((client) => client.listTools()));
+  const built = buildToolSet(recipe, listings);
+  for (const warning of built.warnings) options.onWarning?.(warning);
+  return built.tools;
 }
 
-/** The clients of `source` and their names (see {@link McpToolSetOptions.prefix}). */
-export function namedClients(source: McpToolSource, prefix: boolean | string | undefined): NamedClients {
+/**
+ * The clients of `source`, their names (see {@link McpToolSource}) and the
+ * options, checked: a TypeError for anything wrong, before anything is listed.
+ */
+export function toolSetRecipe(source: McpToolSource, options: McpToolSetOptions): ToolSetRecipe {
   if (typeof source !== 'object' || source === null) {
     throw new TypeError('mcpToolSet: the source is a Client, an array of clients or a record of them');
   }
+  const { prefix } = options;
   const single = !Array.isArray(source) && isClient(source);
   if (typeof prefix === 'string' && !single) {
     throw new TypeError('mcpToolSet: a string prefix names one client; give several clients as a record instead');
   }
-  if (single) {
-    const name = typeof prefix === 'string' ? prefix : serverName(source);
-    return { clients: [source], names: [name] };
+  const entries: [string, Client][] = single
+    ? [[typeof prefix === 'string' ? prefix : 's0', source]]
+    : Array.isArray(source)
+      ? source.map((client: Client, index) => [`s${index}`, client])
+      : Object.entries(source as Readonly<Record<string, Client>>);
+  for (const [name, client] of entries) {
+    if (!isClient(client)) {
+      throw new TypeError(`mcpToolSet: ${Array.isArray(source) ? 'an array item' : name} is not a Client`);
+    }
   }
-  const entries: [string | undefined, Client][] = Array.isArray(source)
-    ? source.map((client: Client) => [undefined, client])
-    : Object.entries(source as Readonly<Record<string, Client>>);
-  for (const [key, client] of entries) {
-    if (!isClient(client)) throw new TypeError(`mcpToolSet: ${key ?? 'an array item'} is not a Client`);
-  }
-  const taken = new Set<string>();
+  const names = entries.map(([name]) => name);
+  checkSourceNames(names, single ? 'prefix' : 'key');
   return {
     clients: entries.map(([, client]) => client),
-    names: entries.map(([key, client]) => key ?? unique(validToolName(serverName(client)), taken)),
+    names,
+    prefixAll: prefix !== undefined && prefix !== false,
+    callOptions: options.callOptions ?? {},
+    ...toolBounds(options),
   };
 }
 
-/** The `ToolSet` for `listings` (one per client of `named`, in order). */
+/**
+ * The `ToolSet` for `listings` (one per client of `recipe`, in order). Tools
+ * named in `previous` keep those names (see {@link nameTools}).
+ */
 export function buildToolSet(
-  named: NamedClients,
+  recipe: ToolSetRecipe,
   listings: readonly (readonly McpTool[])[],
-  options: McpToolSetOptions,
-): ToolSet {
+  previous?: ReadonlyMap<string, string>,
+): BuiltToolSet {
+  const warnings: string[] = [];
+  const offered = listings.map((tools, source) =>
+    tools.filter((tool) => {
+      const bytes = schemaBytes(tool);
+      if (bytes <= recipe.maxSchemaBytes) return true;
+      warnings.push(
+        `mcpToolSet: left out tool ${quotedName(tool.name)} of ${recipe.names[source]}: its input schema is ` +
+          `${Number.isFinite(bytes) ? `${bytes} bytes` : 'too deep to write as JSON'}, past maxSchemaBytes (${recipe.maxSchemaBytes})`,
+      );
+      return false;
+    }),
+  );
+  const named = nameTools({
+    sources: recipe.names,
+    listings: offered,
+    prefixAll: recipe.prefixAll,
+    ...(previous && { previous }),
+    warn: (message) => warnings.push(message),
+  });
   const tools: ToolSet = {};
-  for (const entry of nameTools(named.names, listings, options.prefix !== undefined && options.prefix !== false)) {
-    const client = named.clients[entry.source];
-    const server = named.names[entry.source];
-    if (client && server !== undefined) tools[entry.name] = aiTool(client, server, entry, options.callOptions ?? {});
+  const names = new Map<string, string>();
+  for (const entry of named) {
+    const client = recipe.clients[entry.source];
+    const server = recipe.names[entry.source];
+    if (!client || server === undefined) continue;
+    let description = entry.tool.description;
+    if (description !== undefined && description.length > recipe.maxDescriptionChars) {
+      description = cutDescription(description, recipe.maxDescriptionChars);
+      warnings.push(
+        `mcpToolSet: the description of tool ${quotedName(entry.tool.name)} of ${server} is cut to ` +
+          `${recipe.maxDescriptionChars} characters (maxDescriptionChars)`,
+      );
+    }
+    tools[entry.name] = aiTool(client, server, entry, description, recipe.callOptions);
+    names.set(entry.key, entry.name);
   }
-  return tools;
+  return { tools, names, warnings };
 }
 
 /**
@@ -136,12 +224,13 @@ function aiTool(
   client: Client,
   server: string,
   { tool, name }: NamedTool,
-  makeCallOptions: NonNullable<McpToolSetOptions['callOptions']>,
+  description: string | undefined,
+  makeCallOptions: ToolSetRecipe['callOptions'],
 ) {
   const title = tool.title ?? tool.annotations?.title;
   const mcp: McpToolMetadata = { server, tool: tool.name };
   return dynamicTool({
-    ...(tool.description === undefined ? {} : { description: tool.description }),
+    ...(description === undefined ? {} : { description }),
     ...(title === undefined ? {} : { title }),
     metadata: { mcp: { ...mcp } },
     inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
@@ -170,8 +259,4 @@ function anySignal(a: AbortSignal | undefined, b: AbortSignal | undefined): Abor
 
 function isClient(source: unknown): source is Client {
   return typeof (source as Partial<Client> | null)?.listTools === 'function';
-}
-
-function serverName(client: Client): string {
-  return client.serverInfo?.name ?? 'mcp';
 }

@@ -1,6 +1,12 @@
 import { ClientClosedError, McpError, type Subscription, type Tool } from '@mcp/core';
 import type { ToolSet } from 'ai';
-import { buildToolSet, type McpToolSetOptions, type McpToolSource, namedClients } from './mcp-tool-set.js';
+import {
+  buildToolSet,
+  type McpToolSetOptions,
+  type McpToolSource,
+  type ToolSetRecipe,
+  toolSetRecipe,
+} from './mcp-tool-set.js';
 
 /** The delays between retries of a failed re-listing, in milliseconds. */
 export interface RelistRetryMs {
@@ -18,7 +24,12 @@ export interface RelistRetryMs {
  */
 export const RELIST_RETRY_MS: RelistRetryMs = { firstMs: 1_000, maxMs: 30_000 };
 
-/** {@link watchMcpToolSet}'s options: naming and calls as for `mcpToolSet`, and where changes are reported. */
+/**
+ * {@link watchMcpToolSet}'s options: naming, bounds and calls as for
+ * `mcpToolSet`, and where changes are reported. `onWarning` hears of each
+ * warning once, in the first listing that gives it: a tool cut or left out
+ * again in later listings is not reported again.
+ */
 export interface WatchMcpToolSetOptions extends McpToolSetOptions {
   /**
    * Called with the new set after each re-listing (whether or not the tools
@@ -32,7 +43,7 @@ export interface WatchMcpToolSetOptions extends McpToolSetOptions {
    * - a client's change stream broke, or ended while its client is still open (a 2026-07-28 server
    *   may end a `subscriptions/listen` stream): that client is no longer watched, though its tools stay
    *   and `refresh()` still lists them;
-   * - `onChange` threw.
+   * - `onChange` or `onWarning` threw.
    *
    * Nothing is reported once the watcher is closed. An `onError` that throws
    * is ignored (there is nowhere left to report it). Without it, these are dropped.
@@ -75,13 +86,13 @@ export async function watchMcpToolSet(
   source: McpToolSource,
   options: WatchMcpToolSetOptions = {},
 ): Promise<McpToolSetWatcher> {
-  const named = namedClients(source, options.prefix);
+  const recipe = toolSetRecipe(source, options);
   const subscriptions: Subscription[] = [];
   try {
     // Listen first, so no change between the listing and the subscription is missed.
-    for (const client of named.clients) subscriptions.push(await client.listen({ toolsListChanged: true }));
-    const listings = await Promise.all(named.clients.map((client) => client.listTools()));
-    return new Watcher(named, listings, subscriptions, options);
+    for (const client of recipe.clients) subscriptions.push(await client.listen({ toolsListChanged: true }));
+    const listings = await Promise.all(recipe.clients.map((client) => client.listTools()));
+    return new Watcher(recipe, listings, subscriptions, options);
   } catch (error) {
     await Promise.allSettled(subscriptions.map((subscription) => subscription.close()));
     throw error;
@@ -91,7 +102,7 @@ export async function watchMcpToolSet(
 const closedError = () => new McpError('watchMcpToolSet: the watcher is closed');
 
 class Watcher implements McpToolSetWatcher {
-  readonly #named: Parameters<typeof buildToolSet>[0];
+  readonly #recipe: ToolSetRecipe;
   readonly #listings: (readonly Tool[])[];
   readonly #subscriptions: readonly Subscription[];
   readonly #options: WatchMcpToolSetOptions;
@@ -102,6 +113,10 @@ class Watcher implements McpToolSetWatcher {
   /** Clients whose change stream ended quietly: the next listing tells an open client from a closed one. */
   readonly #ended = new Set<number>();
   #tools: ToolSet;
+  /** Each tool's name by its key, as last built: a tool keeps its name while it is listed. */
+  #names: ReadonlyMap<string, string> = new Map();
+  /** The warnings of the last build, so a later one reports only what is new. */
+  #warnings: ReadonlySet<string> = new Set();
   #listing: Promise<ToolSet> | undefined;
   #retry: ReturnType<typeof setTimeout> | undefined;
   /** Failed listings in a row, for the retry backoff. */
@@ -109,16 +124,16 @@ class Watcher implements McpToolSetWatcher {
   #closed = false;
 
   constructor(
-    named: Parameters<typeof buildToolSet>[0],
+    recipe: ToolSetRecipe,
     listings: (readonly Tool[])[],
     subscriptions: readonly Subscription[],
     options: WatchMcpToolSetOptions,
   ) {
-    this.#named = named;
+    this.#recipe = recipe;
     this.#listings = listings;
     this.#subscriptions = subscriptions;
     this.#options = options;
-    this.#tools = buildToolSet(named, listings, options);
+    this.#tools = this.#build();
     subscriptions.forEach((subscription, index) => {
       void this.#follow(subscription, index);
     });
@@ -130,7 +145,7 @@ class Watcher implements McpToolSetWatcher {
 
   refresh(): Promise<ToolSet> {
     if (this.#closed) return Promise.reject(closedError());
-    this.#named.clients.forEach((_, index) => {
+    this.#recipe.clients.forEach((_, index) => {
       this.#stale.add(index);
     });
     return this.#relist();
@@ -186,7 +201,7 @@ class Watcher implements McpToolSetWatcher {
       const indices = [...this.#stale];
       this.#stale.clear();
       const outcomes = await Promise.allSettled(
-        indices.map(async (index) => (await this.#named.clients[index]?.listTools({ cache: false })) ?? []),
+        indices.map(async (index) => (await this.#recipe.clients[index]?.listTools({ cache: false })) ?? []),
       );
       // Closed meanwhile: nothing changes and nothing is reported.
       if (this.#closed) throw closedError();
@@ -209,7 +224,7 @@ class Watcher implements McpToolSetWatcher {
         this.#report(error);
       });
       if (outcomes.some((outcome) => outcome.status === 'fulfilled')) {
-        this.#tools = buildToolSet(this.#named, this.#listings, this.#options);
+        this.#tools = this.#build();
         try {
           this.#options.onChange?.(this.#tools);
         } catch (error) {
@@ -235,7 +250,24 @@ class Watcher implements McpToolSetWatcher {
   }
 
   #nameOf(index: number): string {
-    return this.#named.names[index] ?? `client ${index}`;
+    return this.#recipe.names[index] ?? `client ${index}`;
+  }
+
+  /** The set for the current listings, each tool under the name it had; tells `onWarning` what is new. */
+  #build(): ToolSet {
+    const built = buildToolSet(this.#recipe, this.#listings, this.#names);
+    this.#names = built.names;
+    const seen = this.#warnings;
+    this.#warnings = new Set(built.warnings);
+    for (const warning of this.#warnings) {
+      if (seen.has(warning)) continue;
+      try {
+        this.#options.onWarning?.(warning);
+      } catch (error) {
+        this.#report(error);
+      }
+    }
+    return built.tools;
   }
 
   /** Tells `onError`, unless closed; an `onError` that throws is ignored. */

@@ -181,8 +181,8 @@ describe.each(loopModes)(`mcpToolSet in a %s loop (ai ${aiMajor})`, (mode) => {
     ]);
     await runLoop(mode, model, tools);
     expect(Object.fromEntries(progress)).toEqual({
-      'call-1-0 slow mcp-reference-server/slow': [1, 2],
-      'call-1-1 slow mcp-reference-server/slow': [1, 2, 3],
+      'call-1-0 slow s0/slow': [1, 2],
+      'call-1-1 slow s0/slow': [1, 2, 3],
     });
   });
 
@@ -226,14 +226,16 @@ describe.each(loopModes)(`mcpToolSet in a %s loop (ai ${aiMajor})`, (mode) => {
 });
 
 describe('mcpToolSet sources', () => {
-  it("prefixes an array's shared names with each server's name, _2 for the second of the same name", async () => {
+  it("prefixes an array's shared names with each client's place in it (s0, s1), not the server's name", async () => {
     const [first, second] = [await peer(), await peer()];
     const tools = await mcpToolSet([first.client, second.client]);
-    expect(Object.keys(tools)).toContain('mcp-reference-server__echo');
-    expect(Object.keys(tools)).toContain('mcp-reference-server_2__echo');
-    expect(Object.keys(tools)).toHaveLength(2 * REFERENCE_TOOL_NAMES.length);
+    expect(Object.keys(tools)).toEqual([
+      ...REFERENCE_TOOL_NAMES.map((name: string) => `s0__${name}`),
+      ...REFERENCE_TOOL_NAMES.map((name: string) => `s1__${name}`),
+    ]);
+    expect(tools.s1__echo?.metadata).toEqual({ mcp: { server: 's1', tool: 'echo' } });
 
-    await tools['mcp-reference-server_2__echo']?.execute?.({ text: 'second' }, { toolCallId: 'c1', messages: [] });
+    await tools.s1__echo?.execute?.({ text: 'second' }, { toolCallId: 'c1', messages: [] });
     expect(callsReceived(first)).toEqual([]);
     expect(callsReceived(second)).toEqual([['echo', { text: 'second' }]]);
   });
@@ -250,10 +252,10 @@ describe('mcpToolSet sources', () => {
     ]);
   });
 
-  it('prefixes every tool of one client with prefix: true (its server name) or a string', async () => {
+  it('prefixes every tool of one client with prefix: true (s0) or a string', async () => {
     const { client } = await peer();
     expect(Object.keys(await mcpToolSet(client, { prefix: true }))).toEqual(
-      REFERENCE_TOOL_NAMES.map((name: string) => `mcp-reference-server__${name}`),
+      REFERENCE_TOOL_NAMES.map((name: string) => `s0__${name}`),
     );
     const tools = await mcpToolSet(client, { prefix: 'ref' });
     expect(Object.keys(tools)).toEqual(REFERENCE_TOOL_NAMES.map((name: string) => `ref__${name}`));
@@ -265,6 +267,21 @@ describe('mcpToolSet sources', () => {
     await expect(mcpToolSet(null as never)).rejects.toThrow(TypeError);
     await expect(mcpToolSet([client, undefined] as never)).rejects.toThrow('an array item is not a Client');
     await expect(mcpToolSet({ good: client, bad: {} } as never)).rejects.toThrow('bad is not a Client');
+  });
+
+  it("refuses a key or prefix that could begin another source's names, before listing anything", async () => {
+    const started = await peer();
+    const listed = started.received.length;
+    for (const [source, options] of [
+      [{ 'git hub': started.client }, {}],
+      [{ github_: started.client }, {}],
+      [{ a__b: started.client }, {}],
+      [started.client, { prefix: 'gh__x' }],
+      [{ ['x'.repeat(33)]: started.client }, {}],
+    ] as const) {
+      await expect(mcpToolSet(source, options)).rejects.toThrow(TypeError);
+    }
+    expect(started.received).toHaveLength(listed);
   });
 
   it('refuses a string prefix for several clients before listing anything', async () => {

@@ -1,6 +1,6 @@
 import type { Tool } from '@mcp/core';
 import { describe, expect, it } from 'vitest';
-import { MAX_TOOL_NAME_LENGTH, nameTools, validToolName } from '../src/tool-names.js';
+import { checkSourceNames, MAX_TOOL_NAME_LENGTH, nameTools, validToolName } from '../src/tool-names.js';
 
 // The naming rule on its own (mcp-tool-set.test.ts runs it on real servers):
 // names past the 64-character bound, characters providers refuse, and names
@@ -8,7 +8,7 @@ import { MAX_TOOL_NAME_LENGTH, nameTools, validToolName } from '../src/tool-name
 
 const tools = (...names: string[]): Tool[] => names.map((name) => ({ name, inputSchema: { type: 'object' } }));
 const names = (sources: string[], listings: Tool[][], prefixAll = false) =>
-  nameTools(sources, listings, prefixAll).map(({ source, tool, name }) => [source, tool.name, name]);
+  nameTools({ sources, listings, prefixAll }).map(({ source, tool, name }) => [source, tool.name, name]);
 
 describe('validToolName', () => {
   it('keeps letters, digits, _ and - and turns anything else into _', () => {
@@ -59,18 +59,22 @@ describe('nameTools', () => {
 
   it(`keeps names unique and within ${MAX_TOOL_NAME_LENGTH} characters when cutting makes them collide`, () => {
     const long = 'z'.repeat(70);
-    const result = nameTools(['s'], [tools(`${long}1`, `${long}2`, `${long}3`)], false).map(({ name }) => name);
+    const result = nameTools({
+      sources: ['s'],
+      listings: [tools(`${long}1`, `${long}2`, `${long}3`)],
+      prefixAll: false,
+    }).map(({ name }) => name);
     expect(result).toEqual(['z'.repeat(64), `${'z'.repeat(62)}_2`, `${'z'.repeat(62)}_3`]);
     for (const name of result) expect(name.length).toBeLessThanOrEqual(MAX_TOOL_NAME_LENGTH);
   });
 
-  it("makes an odd source name valid, and cuts a long one before the tool's own name", () => {
-    const [named] = nameTools(['my server.v2', 'other'], [tools('x'), tools('x')], false);
-    expect(named?.name).toBe('my_server_v2__x');
-    const [cut] = nameTools(['s'.repeat(80), 'other'], [tools('create_issue'), tools('create_issue')], false);
-    expect(cut?.name).toBe(`${'s'.repeat(50)}__create_issue`);
-    const [both] = nameTools(['s'.repeat(80), 'other'], [tools('t'.repeat(80)), tools('t'.repeat(80))], false);
-    expect(both?.name).toBe(`s__${'t'.repeat(61)}`);
+  it("cuts a long prefixed name in the tool's part, never the source's", () => {
+    const [cut] = nameTools({
+      sources: ['s'.repeat(32), 'other'],
+      listings: [tools('t'.repeat(80)), tools('t'.repeat(80))],
+      prefixAll: false,
+    });
+    expect(cut?.name).toBe(`${'s'.repeat(32)}__${'t'.repeat(30)}`);
   });
 
   it('keeps two tools one server lists under the same name apart', () => {
@@ -78,5 +82,73 @@ describe('nameTools', () => {
       [0, 'dup', 'dup'],
       [0, 'dup', 'dup_2'],
     ]);
+  });
+});
+
+describe('checkSourceNames', () => {
+  it("takes letters, digits and '-' with single '_' between them, up to 32 characters", () => {
+    for (const name of ['github', 'my-server_2', 's0', 'x'.repeat(32)]) {
+      expect(() => checkSourceNames([name], 'key')).not.toThrow();
+    }
+  });
+
+  it("refuses a name that could begin another source's prefix, or would not fit", () => {
+    for (const name of ['', 'a__b', 'a_', '_a', 'my server', 'a.b', 'x'.repeat(33)]) {
+      expect(() => checkSourceNames([name], 'key')).toThrow(TypeError);
+    }
+  });
+
+  it('refuses two names that differ only in case', () => {
+    expect(() => checkSourceNames(['GitHub', 'github'], 'key')).toThrow('two keys are "github" but for case');
+  });
+});
+
+describe('each source owns the names that begin with its prefix', () => {
+  it("gives another source's tool no name that begins with the prefix in another case", () => {
+    expect(names(['docs', 'github'], [tools('GITHUB__create_issue'), tools('create_issue')])).toEqual([
+      [0, 'GITHUB__create_issue', 'docs__GITHUB__create_issue'],
+      [1, 'create_issue', 'create_issue'],
+    ]);
+  });
+
+  it("never gives another source's tool such a name, not even by a _2 suffix", () => {
+    // "github_" twice: the second would be "github__2", in github's names.
+    expect(names(['docs', 'github'], [tools('github_', 'github_'), tools('x')])).toEqual([
+      [0, 'github_', 'github_'],
+      [0, 'github_', 'docs__github_'],
+      [1, 'x', 'x'],
+    ]);
+  });
+
+  it('prefixes the names two sources share once made valid, so neither takes the plain name', () => {
+    expect(names(['a', 'b'], [tools('create.issue'), tools('create_issue')])).toEqual([
+      [0, 'create.issue', 'a__create_issue'],
+      [1, 'create_issue', 'b__create_issue'],
+    ]);
+  });
+
+  it('gives a tool still listed the name it had before, and a newcomer the next free one', () => {
+    const first = nameTools({ sources: ['a', 'b'], listings: [tools('x'), tools('y')], prefixAll: false });
+    const previous = new Map(first.map(({ key, name }) => [key, name]));
+    const second = nameTools({
+      sources: ['a', 'b'],
+      listings: [tools('x'), tools('y', 'x')],
+      prefixAll: false,
+      previous,
+    });
+    expect(second.map(({ source, name }) => [source, name])).toEqual([
+      [0, 'x'],
+      [1, 'y'],
+      [1, 'b__x'],
+    ]);
+    // Once a's x is gone, b's keeps the name it was given: a name changes only with a fresh set.
+    const later = new Map(second.map(({ key, name }) => [key, name]));
+    const third = nameTools({
+      sources: ['a', 'b'],
+      listings: [tools(), tools('y', 'x')],
+      prefixAll: false,
+      previous: later,
+    });
+    expect(third.map(({ name }) => name)).toEqual(['y', 'b__x']);
   });
 });

@@ -22,9 +22,14 @@ export default defineConfig({
   },
   test: {
     root: fileURLToPath(new URL('../../../..', import.meta.url)),
-    // The tests that run an AI SDK loop; the others (naming, output mapping, the
+    // The tests that run an AI SDK loop or read the tools `ai` makes (their description,
+    // metadata, execute); the others (the naming rule alone, output mapping, the
     // published types under both majors) do not depend on which `ai` is loaded.
-    include: ['packages/ai-sdk/test/mcp-tool-set.test.ts', 'packages/ai-sdk/test/built-package.test.ts'],
+    include: [
+      'packages/ai-sdk/test/mcp-tool-set.test.ts',
+      'packages/ai-sdk/test/hostile-servers.test.ts',
+      'packages/ai-sdk/test/built-package.test.ts',
+    ],
     environment: 'node',
     pool: 'forks',
     testTimeout: 20_000,
