@@ -7,29 +7,38 @@
 //                                 finishes the authorization, then 302 to the /call that
 //                                 started it
 //
-// The server's URL is the MCP_URL variable. The Worker registers itself (DCR) with
-// redirect URI <worker origin>/callback; a pre-registered client would go in `clients`.
+//   POST /login?name=ann          with Authorization: Bearer <SESSION_SECRET>: a session cookie
+//
+// Both /call and /callback need the session cookie: the caller comes from it,
+// never from the request, and each caller's OAuth state is kept apart in KV.
+// A callback is therefore finished only for the caller whose flow issued its
+// `state`. The server's URL is the MCP_URL variable. The Worker registers itself
+// (DCR) with redirect URI <worker origin>/callback; a pre-registered client would
+// go in `clients`.
 import { AuthError, Client, OAuthProvider, StreamableHttpTransport } from '../../packages/core/dist/core.bundle.js';
+import { callerOf, login } from './caller.js';
 import { kvOAuthStore } from './kv-oauth-store.js';
 
-/** Where `/callback` sends the user once done, per authorization `state`. */
-const returnKey = (state) => `return:${state}`;
+/** Where `/callback` sends the caller once done, per authorization `state`. */
+const returnKey = (caller, state) => `return:${caller}:${state}`;
 
 /**
  * @typedef {object} Env
  * @property {string} MCP_URL
  * @property {KVNamespace} OAUTH_KV
+ * @property {string} [SESSION_SECRET] signs the session cookies (at least 32 characters)
  */
 
 /**
- * A provider for this invocation: all it knows lives in KV.
+ * A provider for this invocation and caller: all it knows lives in KV, under the caller's prefix.
  * @param {Env} env
  * @param {string} origin this Worker's origin
+ * @param {string} caller
  * @param {(url: URL) => Promise<string>} authorize
  */
-function providerFor(env, origin, authorize) {
+function providerFor(env, origin, caller, authorize) {
   return new OAuthProvider({
-    store: kvOAuthStore(env.OAUTH_KV),
+    store: kvOAuthStore(env.OAUTH_KV, `user:${caller}:`),
     redirectUri: `${origin}/callback`,
     clientMetadata: { client_name: 'MCP OAuth Worker example', application_type: 'web' },
     authorize,
@@ -43,17 +52,18 @@ function providerFor(env, origin, authorize) {
  * `/callback`) and send the user there.
  * @param {Request} request
  * @param {Env} env
+ * @param {string} caller
  */
-async function call(request, env) {
+async function call(request, env, caller) {
   const url = new URL(request.url);
   const tool = url.searchParams.get('tool');
   if (!tool) return Response.json({ error: 'missing ?tool=' }, { status: 400 });
   const args = Object.fromEntries([...url.searchParams].filter(([name]) => name !== 'tool'));
   /** @type {string | undefined} */
   let location;
-  const auth = providerFor(env, url.origin, async (authorizationUrl) => {
+  const auth = providerFor(env, url.origin, caller, async (authorizationUrl) => {
     const state = authorizationUrl.searchParams.get('state') ?? '';
-    await env.OAUTH_KV.put(returnKey(state), url.href, { expirationTtl: 600 });
+    await env.OAUTH_KV.put(returnKey(caller, state), url.href, { expirationTtl: 600 });
     location = authorizationUrl.href;
     throw new AuthError('redirect_started', 'the user was sent to the authorization server');
   });
@@ -75,15 +85,18 @@ async function call(request, env) {
 
 /**
  * The redirect URI: the provider finds the pending authorization by `state`
- * in KV, checks `iss`, redeems the code and stores the tokens there.
+ * under the caller's prefix in KV, checks `iss`, redeems the code and stores
+ * the tokens there. A `state` another caller's flow issued is not found there:
+ * refused, with nothing redeemed or stored, and that flow untouched.
  * @param {Request} request
  * @param {Env} env
+ * @param {string} caller
  */
-async function callback(request, env) {
+async function callback(request, env, caller) {
   const url = new URL(request.url);
-  const key = returnKey(url.searchParams.get('state') ?? '');
+  const key = returnKey(caller, url.searchParams.get('state') ?? '');
   const returnTo = await env.OAUTH_KV.get(key);
-  const auth = providerFor(env, url.origin, () => Promise.reject(new Error('not during a callback')));
+  const auth = providerFor(env, url.origin, caller, () => Promise.reject(new Error('not during a callback')));
   try {
     await auth.finishAuthorization(url);
   } catch (error) {
@@ -95,10 +108,12 @@ async function callback(request, env) {
 
 export default {
   /** @param {Request} request @param {Env} env */
-  fetch(request, env) {
+  async fetch(request, env) {
     const { pathname } = new URL(request.url);
-    if (pathname === '/call') return call(request, env);
-    if (pathname === '/callback') return callback(request, env);
-    return new Response('Not found', { status: 404 });
+    if (pathname === '/login') return login(request, env.SESSION_SECRET);
+    if (pathname !== '/call' && pathname !== '/callback') return new Response('Not found', { status: 404 });
+    const caller = await callerOf(request, env.SESSION_SECRET);
+    if (caller === undefined) return Response.json({ error: 'sign in first (POST /login)' }, { status: 401 });
+    return pathname === '/call' ? call(request, env, caller) : callback(request, env, caller);
   },
 };

@@ -7,6 +7,9 @@ import { AuthError, Client, OAuthProvider, StreamableHttpTransport } from '@mcp/
 import { generateText, stepCountIs } from 'ai';
 import { backgroundTools } from './background-tools.js';
 import { durableOAuthStore, loadSession, loadTasks, saveSession, saveTasks } from './durable-state.js';
+import { envLimit } from './env-limit.js';
+import { parseJson, readCapped } from './request-body.js';
+import { TokenBucket } from './token-bucket.js';
 
 /** Model steps per message (each a model call, most followed by tool calls); the loop stops there. */
 export const MAX_STEPS = 8;
@@ -24,6 +27,18 @@ export const MAX_BODY_BYTES = 64 * 1024;
  */
 export const MAX_TURN_MS = 60_000;
 
+/**
+ * Requests one user's object holds at once, the running one included; one more is answered `429` at once.
+ * The `MAX_QUEUE` variable changes it.
+ */
+export const MAX_QUEUE = 4;
+
+/**
+ * Requests a minute one user may send (messages and callbacks; a burst may spend the whole minute's);
+ * past it, `429` with `Retry-After`. The `RATE_PER_MINUTE` variable changes it.
+ */
+export const RATE_PER_MINUTE = 20;
+
 const CLIENT_INFO = { name: 'worker-agent-example', version: '1.0.0' };
 
 const SYSTEM =
@@ -37,25 +52,41 @@ const SYSTEM =
  * @property {string} [MODEL_API_KEY] sent as `Authorization: Bearer …`
  * @property {string} MODEL_ID the model to ask for
  * @property {string} [MAX_TURN_MS] overrides {@link MAX_TURN_MS} (a positive integer)
+ * @property {string} [MAX_QUEUE] overrides {@link MAX_QUEUE} (a positive integer)
+ * @property {string} [RATE_PER_MINUTE] overrides {@link RATE_PER_MINUTE} (a positive integer)
  */
 
 export class AgentObject {
   #queue = Promise.resolve();
+  /** Requests taken and not yet answered, the running one included. */
+  #held = 0;
+  #maxQueue;
+  #rate;
 
   /** @param {DurableObjectState} ctx @param {Env} env */
   constructor(ctx, env) {
     this.ctx = ctx;
     this.env = env;
+    this.#maxQueue = envLimit(env.MAX_QUEUE, MAX_QUEUE);
+    this.#rate = new TokenBucket(envLimit(env.RATE_PER_MINUTE, RATE_PER_MINUTE));
   }
 
   /**
    * One request at a time, so two messages never run a tool loop on the same
-   * session, tokens and task list at once. Routes: `POST /chat/<user>`
-   * `{message}`, `GET /callback/<user>?code=…&state=…`.
+   * session, tokens and task list at once; at most `MAX_QUEUE` held, and
+   * `RATE_PER_MINUTE` a minute. Routes: `POST /chat` `{message}`,
+   * `GET /callback?code=…&state=…`. The Worker sends here only requests of
+   * this object's user: every one it holds acts for that user.
    * @param {Request} request
    */
   fetch(request) {
-    const run = this.#queue.then(() => this.#route(request));
+    if (this.#held >= this.#maxQueue) {
+      return tooMany(`${this.#maxQueue} requests of this user are already running or waiting`, 1_000);
+    }
+    const wait = this.#rate.take();
+    if (wait > 0) return tooMany(`over ${envLimit(this.env.RATE_PER_MINUTE, RATE_PER_MINUTE)} requests a minute`, wait);
+    this.#held++;
+    const run = this.#queue.then(() => this.#route(request)).finally(() => this.#held--);
     this.#queue = run.then(
       () => undefined,
       () => undefined,
@@ -66,10 +97,11 @@ export class AgentObject {
   /** @param {Request} request */
   async #route(request) {
     const url = new URL(request.url);
-    const [, route, user] = url.pathname.split('/');
-    const redirectUri = `${url.origin}/callback/${user}`;
-    if (route === 'chat' && request.method === 'POST') return this.#chat(request, redirectUri);
-    if (route === 'callback') return this.#callback(url, redirectUri);
+    // One redirect URI for every user: the pending authorization in this object's storage binds a callback
+    // to this user and to the flow it started.
+    const redirectUri = `${url.origin}/callback`;
+    if (url.pathname === '/chat' && request.method === 'POST') return this.#chat(request, redirectUri);
+    if (url.pathname === '/callback' && request.method === 'GET') return this.#callback(url, redirectUri);
     return Response.json({ error: 'not found' }, { status: 404 });
   }
 
@@ -144,6 +176,8 @@ export class AgentObject {
   /**
    * The redirect URI: the provider finds the pending authorization by `state`
    * in this object's storage, checks `iss`, redeems the code, stores the tokens.
+   * A `state` this user's flows did not issue is found nowhere here: refused,
+   * with nothing stored and no other user's pending authorization touched.
    * @param {URL} url
    * @param {string} redirectUri
    */
@@ -186,44 +220,17 @@ export class AgentObject {
  * The turn's bound: `env.MAX_TURN_MS` when it is a positive integer, else {@link MAX_TURN_MS}.
  * @param {Env} env
  */
-function turnLimit(env) {
-  const value = Number(env.MAX_TURN_MS);
-  return Number.isInteger(value) && value > 0 ? value : MAX_TURN_MS;
+const turnLimit = (env) => envLimit(env.MAX_TURN_MS, MAX_TURN_MS);
+
+/**
+ * @param {string} error
+ * @param {number} retryMs when to try again
+ */
+function tooMany(error, retryMs) {
+  return Response.json({ error }, { status: 429, headers: { 'retry-after': String(Math.ceil(retryMs / 1000)) } });
 }
 
 /** @param {string} url where to send the user */
 function needsAuthorization(url) {
   return Response.json({ authorize: url }, { status: 401 });
-}
-
-/** @param {string} text */
-function parseJson(text) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The body as text, or undefined once it passes `limit` bytes (the rest is not read).
- * @param {Request} request
- * @param {number} limit
- */
-async function readCapped(request, limit) {
-  if (request.body === null) return '';
-  const reader = request.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return undefined;
-    }
-    text += decoder.decode(value, { stream: true });
-  }
 }

@@ -11,11 +11,12 @@ const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
 /**
  * @param {string} [outfile]
+ * @param {string} [entry] the module to bundle (default worker.js; the tests wrap it)
  * @returns {Promise<string>} the outfile
  */
-export async function buildWorker(outfile = here('./dist/worker.js')) {
+export async function buildWorker(outfile = here('./dist/worker.js'), entry = here('./worker.js')) {
   await build({
-    entryPoints: [here('./worker.js')],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     format: 'esm',

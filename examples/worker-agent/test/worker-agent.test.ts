@@ -3,15 +3,27 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHttpTransport } from '@mcp/core';
+import { SignJWT } from 'jose';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AuthServers, startAuthServers } from '../../../test-servers/auth/serve.mjs';
 import { startHttpServers } from '../../../test-servers/http/serve.mjs';
 import { type MockModel, type MockScript, startMockModel } from '../../../test-servers/mock-model/serve.mjs';
 import { type RecordingProxy, startRecordingProxy } from '../../../test-servers/recording-proxy.mjs';
-import { MAX_BODY_BYTES, MAX_MESSAGE_CHARS, MAX_STEPS, MAX_TURN_MS } from '../agent-object.js';
+import {
+  MAX_BODY_BYTES,
+  MAX_MESSAGE_CHARS,
+  MAX_QUEUE,
+  MAX_STEPS,
+  MAX_TURN_MS,
+  RATE_PER_MINUTE,
+} from '../agent-object.js';
 import { MAX_TASKS } from '../background-tools.js';
 import { buildWorker } from '../build.mjs';
+import { MAX_CREDENTIAL_CHARS } from '../identity.js';
+import { MAX_LOGIN_BODY_BYTES } from '../login.js';
+import { MIN_SECRET_CHARS, SESSION_COOKIE, SESSION_TTL_SECONDS, sessionKey, signSession } from '../session-cookie.js';
+import { type AccessTeam, startAccessTeam, unsignedToken } from './access-team.js';
 
 interface AgentAnswer {
   text?: string;
@@ -23,6 +35,12 @@ interface AgentAnswer {
   error?: string;
 }
 
+/** Miniflare's KV type resolves to Request without @cloudflare/workers-types: the methods used. */
+interface KvAccess {
+  list(): Promise<{ keys: Array<{ name: string }> }>;
+  get(key: string): Promise<string | null>;
+}
+
 interface TaskReport {
   taskId: string;
   tool: string;
@@ -32,12 +50,16 @@ interface TaskReport {
 }
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const here = fileURLToPath(new URL('.', import.meta.url));
 const MODEL_KEY = 'model-key';
 const WORKER = 'https://agent.test';
+/** The operator's SESSION_SECRET in these tests. */
+const SESSION_SECRET = 'a-session-secret-for-the-tests-0123456789';
 
 let servers: Awaited<ReturnType<typeof startHttpServers>>;
 let auth: AuthServers;
 let model: MockModel;
+let team: AccessTeam;
 let bundle: string;
 let scratch: string;
 const workers: Miniflare[] = [];
@@ -49,11 +71,13 @@ beforeAll(async () => {
     if (!existsSync(`${repoRoot}${dist}`)) throw new Error(`build first (pnpm build): ${dist} is missing`);
   }
   scratch = mkdtempSync(join(tmpdir(), 'worker-agent-'));
-  bundle = await buildWorker(join(scratch, 'bundle', 'worker.js'));
-  [servers, auth, model] = await Promise.all([
+  // The deployed Worker, its objects wrapped to record every request that reaches one (reached-agent.js).
+  bundle = await buildWorker(join(scratch, 'bundle', 'worker.js'), join(here, 'reached-agent.js'));
+  [servers, auth, model, team] = await Promise.all([
     startHttpServers(),
     startAuthServers(),
     startMockModel({ apiKey: MODEL_KEY }),
+    startAccessTeam(),
   ]);
   // One workerd for the tests that need no restart (a workerd start takes seconds on two cores);
   // each test has users of its own, so its own Durable Objects and MCP sessions.
@@ -63,7 +87,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(workers.map((mf) => mf.dispose()));
   await Promise.all(proxies.map((proxy) => proxy.close()));
-  await Promise.all([servers?.close(), auth?.close(), model?.close()]);
+  await Promise.all([servers?.close(), auth?.close(), model?.close(), team?.close()]);
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 beforeEach(() => {
@@ -85,34 +109,69 @@ async function recording(target: string): Promise<RecordingProxy> {
 const taskServer = () => recording(`${servers.modes}/tasks-2025`);
 
 /**
- * The bundled agent in workerd, for the MCP server at `mcpUrl`; each `chat` is one invocation.
- * With `persist`, Durable Object storage is kept on disk there, for a later Miniflare to find.
+ * The bundled agent in workerd, for the MCP server at `mcpUrl`; each request is one invocation.
+ * Both sign-ins are on (the test Access team, and session cookies); `variables` add to or
+ * replace the bindings (`undefined` removes one). With `persist`, Durable Object storage is
+ * kept on disk there, for a later Miniflare to find.
  */
-function startWorker(mcpUrl: string, persist?: string, variables: Record<string, string> = {}) {
+function startWorker(mcpUrl: string, persist?: string, variables: Record<string, string | undefined> = {}) {
+  const bindings: Record<string, string | undefined> = {
+    MCP_URL: mcpUrl,
+    MODEL_BASE_URL: model.url,
+    MODEL_API_KEY: MODEL_KEY,
+    MODEL_ID: 'mock-agent',
+    ACCESS_TEAM_DOMAIN: team.domain,
+    ACCESS_AUD: team.audience,
+    SESSION_SECRET,
+    // The task tests poll a user's agent many times a minute.
+    RATE_PER_MINUTE: '1000',
+    ...variables,
+  };
   const mf = new Miniflare({
     modules: true,
     scriptPath: bundle,
     modulesRoot: dirname(bundle),
     compatibilityDate: '2025-09-01',
-    bindings: {
-      MCP_URL: mcpUrl,
-      MODEL_BASE_URL: model.url,
-      MODEL_API_KEY: MODEL_KEY,
-      MODEL_ID: 'mock-agent',
-      ...variables,
-    },
+    bindings: Object.fromEntries(Object.entries(bindings).filter(([, value]) => value !== undefined)),
     durableObjects: { AGENT: 'AgentObject' },
+    kvNamespaces: ['REACHED'],
     ...(persist && { durableObjectsPersist: persist }),
   });
   workers.push(mf);
+  const cookies = new Map<string, string>();
   const send = async (url: string, init?: RequestInit) => {
     const response = await mf.dispatchFetch(url, init as never);
-    return { status: response.status, answer: (await response.json()) as AgentAnswer };
+    return {
+      status: response.status,
+      retryAfter: response.headers.get('retry-after'),
+      setCookie: response.headers.get('set-cookie'),
+      answer: (await response.json()) as AgentAnswer,
+    };
   };
+  /** Logs `user` in at POST /login, once; the `Cookie` header that says so. */
+  const cookie = async (user: string) => {
+    const known = cookies.get(user);
+    if (known) return known;
+    const response = await mf.dispatchFetch(`${WORKER}/login`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${SESSION_SECRET}` },
+      body: JSON.stringify({ user }),
+    });
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+    const header = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    cookies.set(user, header);
+    return header;
+  };
+  /** A request as `user` (signed in with a session cookie). */
+  const as = async (user: string, url: string, init: RequestInit = {}) =>
+    send(url, { ...init, headers: { ...(init.headers as Record<string, string>), cookie: await cookie(user) } });
   const chat = (user: string, message: string) =>
-    send(`${WORKER}/chat/${user}`, { method: 'POST', body: JSON.stringify({ message }) });
+    as(user, `${WORKER}/chat`, { method: 'POST', body: JSON.stringify({ message }) });
   return {
     send,
+    cookie,
+    as,
     chat,
     /** One message that must succeed. */
     async ask(user: string, message: string) {
@@ -120,6 +179,20 @@ function startWorker(mcpUrl: string, persist?: string, variables: Record<string,
       expect(answer.error).toBeUndefined();
       expect(status).toBe(200);
       return answer;
+    },
+    /** Every request that reached a Durable Object so far (in no order): its path and the object's id. */
+    async reached(): Promise<Array<{ key: string; path: string; object: string }>> {
+      const kv = (await mf.getKVNamespace('REACHED')) as unknown as KvAccess;
+      const { keys } = await kv.list();
+      return Promise.all(keys.map(async ({ name }) => ({ key: name, ...JSON.parse((await kv.get(name)) ?? '{}') })));
+    },
+    /** The id of the one object `request` reached. */
+    async objectOf(request: () => Promise<{ status: number }>): Promise<string | undefined> {
+      const seen = new Set((await this.reached()).map((entry) => entry.key));
+      expect((await request()).status).toBe(200);
+      const added = (await this.reached()).filter((entry) => !seen.has(entry.key));
+      expect(added).toHaveLength(1);
+      return added[0]?.object;
     },
     async dispose() {
       workers.splice(workers.indexOf(mf), 1);
@@ -371,16 +444,15 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
     expect(lastTaskReports()).toHaveLength(MAX_TASKS);
   });
 
-  it('refuses a message or body over its limit, a bad body and a bad user name, before any model call', async () => {
+  it('refuses a message or body over its limit and a bad body, before any model call', async () => {
     const { worker } = shared;
     const long = await worker.chat('gil', 'x'.repeat(MAX_MESSAGE_CHARS + 1));
-    expect(long).toEqual({ status: 413, answer: { error: `message over ${MAX_MESSAGE_CHARS} characters` } });
+    expect(long).toMatchObject({ status: 413, answer: { error: `message over ${MAX_MESSAGE_CHARS} characters` } });
     const padded = JSON.stringify({ message: 'hi', padding: 'x'.repeat(MAX_BODY_BYTES) });
-    const big = await worker.send(`${WORKER}/chat/gil`, { method: 'POST', body: padded });
-    expect(big).toEqual({ status: 413, answer: { error: `body over ${MAX_BODY_BYTES} bytes` } });
-    expect((await worker.send(`${WORKER}/chat/gil`, { method: 'POST', body: '{}' })).status).toBe(400);
-    expect((await worker.send(`${WORKER}/chat/gil`, { method: 'POST', body: '{' })).status).toBe(400);
-    expect((await worker.chat('not a name', 'hi')).status).toBe(400);
+    const big = await worker.as('gil', `${WORKER}/chat`, { method: 'POST', body: padded });
+    expect(big).toMatchObject({ status: 413, answer: { error: `body over ${MAX_BODY_BYTES} bytes` } });
+    expect((await worker.as('gil', `${WORKER}/chat`, { method: 'POST', body: '{}' })).status).toBe(400);
+    expect((await worker.as('gil', `${WORKER}/chat`, { method: 'POST', body: '{' })).status).toBe(400);
     expect(model.requests).toEqual([]);
   });
 
@@ -403,7 +475,7 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
     const started = performance.now();
     const { status, answer } = await worker.chat('kit', 'please echo');
     const took = performance.now() - started;
-    expect({ status, answer }).toEqual({ status: 504, answer: { error: `the turn ran past ${turnMs} ms` } });
+    expect({ status, answer }).toMatchObject({ status: 504, answer: { error: `the turn ran past ${turnMs} ms` } });
     // The model's second step would have answered after 5 s: the bound, not the model, ended the turn.
     expect(model.requests).toHaveLength(2);
     expect(took).toBeLessThan(4_000);
@@ -421,14 +493,14 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
     expect(first.status).toBe(401);
     const authorization = new URL(first.answer.authorize ?? '');
     expect(`${authorization.origin}${authorization.pathname}`).toBe(`${issuer}/oauth/authorize`);
-    expect(authorization.searchParams.get('redirect_uri')).toBe(`${WORKER}/callback/ivy`);
+    expect(authorization.searchParams.get('redirect_uri')).toBe(`${WORKER}/callback`);
     expect(model.requests).toEqual([]);
 
     // The browser at the (auto-approving) authorization server, then back at the Worker.
     const approved = await fetch(authorization, { redirect: 'manual' });
     const callback = approved.headers.get('location') ?? '';
-    expect(callback.startsWith(`${WORKER}/callback/ivy?`)).toBe(true);
-    expect(await worker.send(callback)).toEqual({ status: 200, answer: { authorized: true } });
+    expect(callback.startsWith(`${WORKER}/callback?`)).toBe(true);
+    expect(await worker.as('ivy', callback)).toMatchObject({ status: 200, answer: { authorized: true } });
 
     expect((await worker.ask('ivy', 'please echo')).text).toBe(`The tool said: ${ECHOED}`);
     await worker.dispose();
@@ -441,5 +513,333 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
     expect(tokenRequests).toHaveLength(1);
     // Another user has no tokens of ivy's.
     expect((await restarted.chat('jon', 'please echo')).status).toBe(401);
+  });
+});
+
+/** A session cookie header signed under `secret` for `user`, expiring `expiresIn` seconds from now. */
+async function signedCookie(secret: string, user: string, expiresIn: number): Promise<string> {
+  const session = await sessionKey(secret);
+  if (!('key' in session)) throw new Error('a secret of 32 characters or more');
+  return `${SESSION_COOKIE}=${await signSession(session.key, user, Math.floor(Date.now() / 1000) + expiresIn)}`;
+}
+
+/** The payload part of a session cookie replaced by `payload`, the MAC kept. */
+function withPayload(cookie: string, payload: object): string {
+  const [name, value = ''] = cookie.split('=');
+  const mac = value.split('.')[1];
+  return `${name}=${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${mac}`;
+}
+
+describe('who may drive an agent: a verified user, never a name in the path', () => {
+  const hour = 3600;
+  const later = () => Math.floor(Date.now() / 1000) + hour;
+
+  it('refuses with 401 a request with no credential, or a forged, tampered, expired or foreign one, and reaches no Durable Object', async () => {
+    model.setScript(echoScript);
+    const { worker } = shared;
+    const ann = await worker.cookie('ann');
+    const bob = await worker.cookie('bob');
+    const cookie = (value: string) => ({ cookie: value });
+    const access = (token: string) => ({ 'cf-access-jwt-assertion': token });
+    const hs256 = await new SignJWT({ sub: 'ann' })
+      .setProtectedHeader({ alg: 'HS256', kid: 'team-key-1' })
+      .setIssuer(team.domain)
+      .setAudience(team.audience)
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode(team.publicPem));
+    const invalidCookie = 'the session cookie is not valid, or has expired';
+    const refusedToken = (code: string) => `the Access token was refused (${code})`;
+    // What is sent, and the reason the Worker must give: each is refused for the reason it was built for.
+    const refusals: Array<[string, Record<string, string>, string]> = [
+      ['no credential', {}, 'sign in first'],
+      ['a cookie that is no signed session', cookie(`${SESSION_COOKIE}=ann`), invalidCookie],
+      [
+        "a cookie signed under another deployment's secret",
+        cookie(await signedCookie('x'.repeat(40), 'ann', hour)),
+        invalidCookie,
+      ],
+      [
+        "ann's cookie with its payload changed to bob",
+        cookie(withPayload(ann, { sub: 'bob', exp: later() })),
+        invalidCookie,
+      ],
+      [
+        "ann's cookie with its expiry pushed out",
+        cookie(withPayload(ann, { sub: 'ann', exp: later() + 10 * hour })),
+        invalidCookie,
+      ],
+      ['an expired cookie', cookie(await signedCookie(SESSION_SECRET, 'ann', -1)), invalidCookie],
+      ['two session cookies, ann and bob', cookie(`${ann}; ${bob}`), 'more than one session cookie'],
+      [
+        'a cookie over the credential bound',
+        cookie(`${SESSION_COOKIE}=${'a'.repeat(MAX_CREDENTIAL_CHARS + 1)}`),
+        `the session cookie is over ${MAX_CREDENTIAL_CHARS} characters`,
+      ],
+      [
+        'an Access token signed by a key not in the team',
+        access(await team.token('ann', {}, { unlistedKey: true })),
+        refusedToken('ERR_JWS_SIGNATURE_VERIFICATION_FAILED'),
+      ],
+      [
+        'an Access token for another application',
+        access(await team.token('ann', { aud: 'another-app' })),
+        refusedToken('ERR_JWT_CLAIM_VALIDATION_FAILED'),
+      ],
+      [
+        'an Access token from another team',
+        access(await team.token('ann', { iss: 'https://other.cloudflareaccess.com' })),
+        refusedToken('ERR_JWT_CLAIM_VALIDATION_FAILED'),
+      ],
+      [
+        'an expired Access token',
+        access(await team.token('ann', {}, { expiresIn: Math.floor(Date.now() / 1000) - 60 })),
+        refusedToken('ERR_JWT_EXPIRED'),
+      ],
+      [
+        'an Access token with alg none',
+        access(unsignedToken({ sub: 'ann', iss: team.domain, aud: team.audience, exp: later() })),
+        refusedToken('ERR_JOSE_ALG_NOT_ALLOWED'),
+      ],
+      ['an Access token signed HS256 with the public key', access(hs256), refusedToken('ERR_JOSE_ALG_NOT_ALLOWED')],
+      ['a service token (no user)', access(await team.token('')), refusedToken('the token names no user')],
+      [
+        'an Access token over the credential bound',
+        access(`${await team.token('ann')}${'a'.repeat(MAX_CREDENTIAL_CHARS)}`),
+        `the Access token is over ${MAX_CREDENTIAL_CHARS} characters`,
+      ],
+      // A bad Access token decides: the valid cookie next to it does not rescue the request.
+      [
+        "a bad Access token next to ann's valid cookie",
+        { ...access('not.a.token'), cookie: ann },
+        refusedToken('ERR_JWS_INVALID'),
+      ],
+    ];
+    const before = (await worker.reached()).length;
+    for (const [name, headers, reason] of refusals) {
+      for (const [url, init] of [
+        [`${WORKER}/chat`, { method: 'POST', body: JSON.stringify({ message: 'please echo' }) }],
+        [`${WORKER}/callback?code=c&state=s`, {}],
+      ] as const) {
+        const { status, answer } = await worker.send(url, { ...init, headers });
+        expect({ name, url, status, error: answer.error }).toEqual({ name, url, status: 401, error: reason });
+      }
+    }
+    // The route no longer names a user: ann's cookie on bob's old path reaches nobody.
+    expect((await worker.as('ann', `${WORKER}/chat/bob`, { method: 'POST', body: '{"message":"hi"}' })).status).toBe(
+      404,
+    );
+    expect((await worker.as('ann', `${WORKER}/callback/bob?code=c&state=s`)).status).toBe(404);
+    expect(await worker.reached()).toHaveLength(before);
+    expect(model.requests).toEqual([]);
+
+    // The recorder works, and the test's own signer signs as the Worker does: a fresh cookie it signed is let in.
+    expect(
+      (
+        await worker.send(`${WORKER}/chat`, {
+          method: 'POST',
+          body: '{}',
+          headers: cookie(await signedCookie(SESSION_SECRET, 'ann', hour)),
+        })
+      ).status,
+    ).toBe(400);
+    expect(await worker.reached()).toHaveLength(before + 1);
+  });
+
+  it("accepts a valid Access token, as the token's sub and in an object apart from a session user's", async () => {
+    model.setScript(echoScript);
+    const { worker } = shared;
+    const token = await team.token('zed');
+    const asAccess = () =>
+      worker.send(`${WORKER}/chat`, {
+        method: 'POST',
+        body: JSON.stringify({ message: 'please echo' }),
+        headers: { 'cf-access-jwt-assertion': token },
+      });
+    expect(await asAccess()).toMatchObject({ status: 200, answer: { text: `The tool said: ${ECHOED}` } });
+    const keyRequests = team.keyRequests();
+    const first = await worker.objectOf(asAccess);
+    // The team's keys are kept between invocations, not fetched for every token.
+    expect(team.keyRequests()).toBe(keyRequests);
+    // The same Access user, the same object; the session user of the same name, another one.
+    expect(await worker.objectOf(asAccess)).toBe(first);
+    expect(await worker.objectOf(() => worker.chat('zed', 'please echo'))).not.toBe(first);
+  });
+
+  it('finishes a callback only for the user who started the authorization, and only for a state that user issued', async () => {
+    model.setScript(echoScript);
+    const scenario = await auth.createScenario({ inner: 'stateful' });
+    const worker = startWorker(scenario.info().mcp);
+    const tokenRequests = () =>
+      scenario.stats().requests.filter((entry) => entry.server === 'as' && entry.path === '/oauth/token').length;
+    /** `user` starts an authorization and approves it at the AS; the callback URL the browser is sent to. */
+    const approvedCallback = async (user: string) => {
+      const { status, answer } = await worker.chat(user, 'please echo');
+      expect(status).toBe(401);
+      const approved = await fetch(answer.authorize ?? '', { redirect: 'manual' });
+      return approved.headers.get('location') ?? '';
+    };
+    const ivyCallback = await approvedCallback('ivy');
+    const jonCallback = await approvedCallback('jon');
+
+    // Jon brings ivy's callback (her code and state): refused, no code redeemed, nothing stored for jon.
+    const stolen = await worker.as('jon', ivyCallback);
+    expect(stolen.status).toBe(400);
+    expect(stolen.answer.error).toBe('AuthError: no pending authorization has the state of this response');
+    // Ivy is led to jon's callback (his account, to plant on her agent): refused too.
+    const planted = await worker.as('ivy', jonCallback);
+    expect(planted.status).toBe(400);
+    expect(planted.answer.error).toBe('AuthError: no pending authorization has the state of this response');
+    expect(tokenRequests()).toBe(0);
+
+    // Each user's own pending authorization was untouched: both finish, each with their own code.
+    expect(await worker.as('ivy', ivyCallback)).toMatchObject({ status: 200, answer: { authorized: true } });
+    expect(await worker.as('jon', jonCallback)).toMatchObject({ status: 200, answer: { authorized: true } });
+    expect(tokenRequests()).toBe(2);
+
+    // A replayed callback is refused, and the tokens it once brought stay.
+    const replayed = await worker.as('ivy', ivyCallback);
+    expect(replayed.status).toBe(400);
+    expect(tokenRequests()).toBe(2);
+    expect((await worker.ask('ivy', 'please echo')).text).toBe(`The tool said: ${ECHOED}`);
+    await worker.dispose();
+  });
+});
+
+describe('bounds on what one user can ask of an agent', () => {
+  /** A worker signed in to through Access only, with small bounds; started once for these tests. */
+  let limited: Worker;
+  beforeAll(() => {
+    limited = startWorker(shared.server.url, undefined, {
+      SESSION_SECRET: undefined,
+      MAX_QUEUE: '2',
+      RATE_PER_MINUTE: '4',
+    });
+  });
+  const asUser = async (sub: string, body: string) =>
+    limited.send(`${WORKER}/chat`, {
+      method: 'POST',
+      body,
+      headers: { 'cf-access-jwt-assertion': await team.token(sub) },
+    });
+
+  it(`answers 429 to one request more than MAX_QUEUE (${MAX_QUEUE} by default) holds`, async () => {
+    model.setScript([
+      { when: { last: 'user', userSays: 'slow' }, delayMs: 1_500, reply: 'slow answer' },
+      { when: { last: 'user' }, reply: 'quick answer' },
+    ]);
+    const { server } = shared;
+    const slow = JSON.stringify({ message: 'a slow one' });
+    const first = asUser('queue-user', slow);
+    // The first message runs (its tool list fetched, its model call waiting) before the others are sent.
+    await expect.poll(() => server.count('tools/list'), { timeout: 10_000, interval: 50 }).toBe(1);
+    // MAX_QUEUE is 2 here: one of these two waits behind the first, the other is one too many.
+    const [second, third] = await Promise.all([asUser('queue-user', slow), asUser('queue-user', slow)]);
+    expect((await first).status).toBe(200);
+    expect([second.status, third.status].sort()).toEqual([200, 429]);
+    const refused = second.status === 429 ? second : third;
+    expect(refused.answer.error).toBe('2 requests of this user are already running or waiting');
+    expect(refused.retryAfter).toBe('1');
+    // Another user's agent is not held up by this one's queue, and once drained the queue takes requests again.
+    expect((await asUser('other-user', JSON.stringify({ message: 'hi' }))).status).toBe(200);
+    expect((await asUser('queue-user', JSON.stringify({ message: 'hi' }))).status).toBe(200);
+  });
+
+  it(`answers 429 with Retry-After past RATE_PER_MINUTE (${RATE_PER_MINUTE} by default), for that user only`, async () => {
+    // RATE_PER_MINUTE is 4 here. A body the agent refuses costs no model call, but it is a request.
+    for (let i = 0; i < 4; i++) expect((await asUser('rate-user', '{}')).status).toBe(400);
+    const over = await asUser('rate-user', '{}');
+    expect(over.status).toBe(429);
+    expect(over.answer.error).toBe('over 4 requests a minute');
+    // One request in 4 a minute comes back after 15 s at most.
+    expect(Number(over.retryAfter)).toBeGreaterThan(0);
+    expect(Number(over.retryAfter)).toBeLessThanOrEqual(15);
+    expect((await asUser('another-rate-user', '{}')).status).toBe(400);
+    expect(model.requests).toEqual([]);
+  });
+
+  it('has no login route and takes no session cookie where SESSION_SECRET is unset', async () => {
+    const login = await limited.send(`${WORKER}/login`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer ' },
+      body: '{"user":"ann"}',
+    });
+    expect(login.status).toBe(404);
+    const forged = await signedCookie(SESSION_SECRET, 'ann', 3600);
+    const refused = await limited.send(`${WORKER}/chat`, { method: 'POST', body: '{}', headers: { cookie: forged } });
+    expect(refused).toMatchObject({ status: 401, answer: { error: 'sign in first' } });
+  });
+});
+
+describe('the login route', () => {
+  const login = (authorization: string | undefined, body: string, method = 'POST') =>
+    shared.worker.send(`${WORKER}/login`, {
+      method,
+      headers: authorization === undefined ? {} : { authorization },
+      ...(method === 'POST' && { body }),
+    });
+
+  it('issues a cookie only to the holder of SESSION_SECRET, and only for a well-formed user name', async () => {
+    const ann = JSON.stringify({ user: 'ann' });
+    expect((await login(undefined, ann)).status).toBe(401);
+    expect((await login('Bearer not-the-secret', ann)).status).toBe(401);
+    expect((await login(`Bearer ${SESSION_SECRET}x`, ann)).status).toBe(401);
+    expect((await login(`Bearer ${SESSION_SECRET.slice(0, -1)}`, ann)).status).toBe(401);
+    expect((await login(`Basic ${SESSION_SECRET}`, ann)).status).toBe(401);
+    expect((await login(`Bearer ${SESSION_SECRET}`, ann, 'GET')).status).toBe(405);
+    for (const user of ['../ann', 'ann/../bob', 'a b', '', 'x'.repeat(65), 'access:ann', 'ann\n']) {
+      const answer = await login(`Bearer ${SESSION_SECRET}`, JSON.stringify({ user }));
+      expect({ user, status: answer.status }).toEqual({ user, status: 400 });
+    }
+    const big = await login(
+      `Bearer ${SESSION_SECRET}`,
+      JSON.stringify({ user: 'ann', pad: 'x'.repeat(MAX_LOGIN_BODY_BYTES) }),
+    );
+    expect(big.status).toBe(413);
+
+    const response = await shared.worker.send(`${WORKER}/login`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${SESSION_SECRET}` },
+      body: ann,
+    });
+    expect(response).toMatchObject({ status: 200, answer: { user: 'ann' } });
+  });
+
+  it('sets the cookie HttpOnly, Secure, SameSite=Lax and __Host-, expiring after SESSION_TTL_SECONDS', async () => {
+    const response = await shared.worker.send(`${WORKER}/login`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${SESSION_SECRET}` },
+      body: JSON.stringify({ user: 'ann' }),
+    });
+    const setCookie = response.setCookie ?? '';
+    expect(setCookie.startsWith('__Host-agent_session=')).toBe(true);
+    expect(setCookie).toContain(`Max-Age=${SESSION_TTL_SECONDS}`);
+    for (const attribute of ['Path=/', 'HttpOnly', 'Secure', 'SameSite=Lax']) expect(setCookie).toContain(attribute);
+  });
+
+  it('answers every request 500, reaching no object, when sign-in is misconfigured or not configured', async () => {
+    const off = { SESSION_SECRET: undefined, ACCESS_TEAM_DOMAIN: undefined, ACCESS_AUD: undefined };
+    const cookie = await signedCookie('x'.repeat(MIN_SECRET_CHARS), 'ann', 3600);
+    const cases: Array<[Record<string, string | undefined>, string]> = [
+      [
+        { ...off, SESSION_SECRET: 'x'.repeat(MIN_SECRET_CHARS - 1) },
+        `SESSION_SECRET must be at least ${MIN_SECRET_CHARS} characters`,
+      ],
+      [{ ...off, ACCESS_AUD: team.audience }, 'set both ACCESS_TEAM_DOMAIN and ACCESS_AUD, or neither'],
+      [
+        { ...off, ACCESS_AUD: team.audience, ACCESS_TEAM_DOMAIN: 'http://team.example.com' },
+        'ACCESS_TEAM_DOMAIN must be https://<team>.cloudflareaccess.com',
+      ],
+      [off, 'no sign-in is configured: set ACCESS_TEAM_DOMAIN and ACCESS_AUD, or SESSION_SECRET'],
+    ];
+    for (const [variables, error] of cases) {
+      const worker = startWorker(shared.server.url, undefined, variables);
+      const headers = { cookie, 'cf-access-jwt-assertion': await team.token('ann') };
+      expect(await worker.send(`${WORKER}/chat`, { method: 'POST', body: '{}', headers })).toMatchObject({
+        status: 500,
+        answer: { error },
+      });
+      expect(await worker.reached()).toEqual([]);
+      await worker.dispose();
+    }
   });
 });

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServers } from '../../../test-servers/http/serve.mjs';
+import { MAX_QUEUE } from '../session-object.js';
 
 interface RecordedRequest {
   httpMethod: string;
@@ -60,7 +61,7 @@ async function scenario(rules: unknown[] = []) {
 }
 
 /** The example worker in workerd, talking to `mcpUrl`; `call` is one invocation. */
-function startWorker(mcpUrl: string) {
+function startWorker(mcpUrl: string, variables: Record<string, string> = {}) {
   const mf = new Miniflare({
     modules: true,
     scriptPath: `${repoRoot}examples/worker-session/worker.js`,
@@ -68,12 +69,17 @@ function startWorker(mcpUrl: string) {
     // Miniflare's default rules read *.js as CommonJS; these are ES modules.
     modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }],
     compatibilityDate: '2025-09-01',
-    bindings: { MCP_URL: mcpUrl },
+    bindings: { MCP_URL: mcpUrl, ...variables },
     kvNamespaces: ['MCP_SESSIONS'],
     durableObjects: { MCP_SESSION_OBJECTS: 'McpSessionObject' },
   });
   workers.push(mf);
   return {
+    /** One invocation, whatever it answers. */
+    async send(path: string, text: string) {
+      const response = await mf.dispatchFetch(`http://worker.test${path}?tool=echo&text=${encodeURIComponent(text)}`);
+      return { status: response.status, answer: (await response.json()) as CallAnswer };
+    },
     async call(path: string, text: string): Promise<CallAnswer> {
       const response = await mf.dispatchFetch(`http://worker.test${path}?tool=echo&text=${encodeURIComponent(text)}`);
       const answer = (await response.json()) as CallAnswer;
@@ -206,5 +212,26 @@ describe('a Worker keeping its MCP session in a Durable Object', () => {
     });
     const later = seen.requests.filter(afterHandshake);
     expect(later.map(sessionOf)).toEqual(later.map(() => sessionId));
+  });
+});
+
+describe('the Durable Object queue', () => {
+  it(`answers 429 to one request more than MAX_QUEUE (${MAX_QUEUE} by default) holds`, async () => {
+    // The first tools/call stalls at the server, holding the object while the others arrive.
+    const { mcp, stats } = await scenario([
+      { match: { method: 'tools/call', nth: 1 }, action: { type: 'stall', ms: 1_500 } },
+    ]);
+    const worker = startWorker(mcp, { MAX_QUEUE: '2' });
+    const first = worker.send('/do/call', 'one');
+    const calls = async () => (await stats()).requests.filter((request) => request.method === 'tools/call').length;
+    await expect.poll(calls, { timeout: 10_000, interval: 50 }).toBe(1);
+    // MAX_QUEUE is 2 here: one of these two waits behind the first, the other is one too many.
+    const [second, third] = await Promise.all([worker.send('/do/call', 'two'), worker.send('/do/call', 'three')]);
+    expect((await first).status).toBe(200);
+    expect([second.status, third.status].sort()).toEqual([200, 429]);
+    const refused = second.status === 429 ? second : third;
+    expect(refused.answer.error).toBe('2 requests are already running or waiting');
+    // Drained, the queue takes requests again.
+    expect((await worker.call('/do/call', 'four')).text).toBe('four');
   });
 });
