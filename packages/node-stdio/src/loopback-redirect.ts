@@ -16,7 +16,11 @@ export const LOOPBACK_REQUEST_TIMEOUT = 10_000;
 export const LOOPBACK_IDLE_TIMEOUT = 5_000;
 /** How often the header and request timeouts are checked, in ms (Node's default, 30 s, would let them run late). */
 const TIMEOUT_CHECK_INTERVAL = 1_000;
-/** Connections open at once; one more is closed unanswered. A browser opens a few. */
+/**
+ * Connections open at once. One more closes the oldest, so connections a local
+ * process holds open cannot keep the browser out: it would have to outpace the
+ * browser's request. A browser opens a few.
+ */
 export const LOOPBACK_MAX_CONNECTIONS = 32;
 /** Bytes of one request head (request line and headers); a larger one is answered 431. */
 export const LOOPBACK_MAX_HEADER_BYTES = 8_192;
@@ -224,12 +228,17 @@ async function listen(port: number): Promise<Server> {
     connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL,
     maxHeaderSize: LOOPBACK_MAX_HEADER_BYTES,
   });
-  server.maxConnections = LOOPBACK_MAX_CONNECTIONS;
   // No 'timeout' listener: Node destroys a socket silent this long.
   server.setTimeout(LOOPBACK_IDLE_TIMEOUT);
+  /** In the order they came: the first is the oldest. */
   const open = new Set<Socket>();
   openConnections.set(server, open);
   server.on('connection', (socket: Socket) => {
+    const [oldest] = open;
+    if (oldest && open.size >= LOOPBACK_MAX_CONNECTIONS) {
+      open.delete(oldest);
+      oldest.destroy();
+    }
     open.add(socket);
     socket.once('close', () => open.delete(socket));
   });
@@ -237,6 +246,8 @@ async function listen(port: number): Promise<Server> {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
       server.off('error', reject);
+      // Once listening, an error is a connection that could not be accepted (out of descriptors): not fatal.
+      server.on('error', () => {});
       resolve();
     });
   });

@@ -173,36 +173,53 @@ describe('loopbackAuthorize', () => {
     await loopback.close();
   });
 
-  it('cuts a connection that sends its request head forever, and goes on waiting for the browser', async () => {
+  it('cuts a connection that sends its request head forever, and one that sends nothing, and goes on waiting for the browser', async () => {
     const loopback = await loopbackAuthorize({ timeoutMs: 30_000, openBrowser: () => {} });
     const waiting = loopback.authorize(new URL('https://as.example/authorize?state=s'));
+    const silent = await openConnection(loopback.redirectUri);
     const drip = await dripper(loopback.redirectUri, 30);
     // Cut by the header timeout long before its 30 bytes (15 s) are out.
     expect(await drip.closed).toBeGreaterThan(0);
     expect(drip.received()).toMatch(/^HTTP\/1\.1 408 /);
+    await silent.closed;
+    expect(silent.received()).toBe('');
     await fetch(`${loopback.redirectUri}?code=real&state=s`);
     expect(await waiting).toBe(`${loopback.redirectUri}?code=real&state=s`);
     await loopback.close();
   }, 30_000);
 
-  it('refuses connections past LOOPBACK_MAX_CONNECTIONS at once, answers those it holds, and still settles', async () => {
+  it('holds at most LOOPBACK_MAX_CONNECTIONS connections, closing the oldest, so held connections cannot keep the browser out', async () => {
     const loopback = await loopbackAuthorize({ timeoutMs: 30_000, openBrowser: () => {} });
     const waiting = loopback.authorize(new URL('https://as.example/authorize?state=s'));
-    const connections = [];
-    for (let i = 0; i < LOOPBACK_MAX_CONNECTIONS + 10; i++)
-      connections.push(await openConnection(loopback.redirectUri));
-    // Each sends a forged callback; a connection over the bound is closed without an answer.
-    for (const { socket } of connections) {
-      if (!socket.destroyed) socket.write('GET /callback?code=forged&state=other HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n');
-    }
-    const outcomes = await Promise.all(
-      connections.map(async ({ received, closed }) => {
-        await closed;
-        return received().slice(0, 12) || 'closed unanswered';
-      }),
+    const held = [];
+    for (let i = 0; i < LOOPBACK_MAX_CONNECTIONS + 10; i++) held.push(await openConnection(loopback.redirectUri));
+    // The ten oldest make room for the newer ones, unanswered.
+    const oldest = held.slice(0, 10);
+    await Promise.all(oldest.map((connection) => connection.closed));
+    expect(oldest.map((connection) => connection.received())).toEqual(Array(10).fill(''));
+    // All the room is taken by silent connections; the browser's still gets through.
+    await fetch(`${loopback.redirectUri}?code=real&state=s`);
+    expect(await waiting).toBe(`${loopback.redirectUri}?code=real&state=s`);
+    // Settling cut the rest.
+    await Promise.all(held.map((connection) => connection.closed));
+    await loopback.close();
+  });
+
+  it('answers a request whose body never ends and closes its connection', async () => {
+    const loopback = await loopbackAuthorize({ timeoutMs: 30_000, openBrowser: () => {} });
+    const waiting = loopback.authorize(new URL('https://as.example/authorize?state=s'));
+    const body = await openConnection(loopback.redirectUri);
+    body.socket.write(
+      'POST /callback?code=forged&state=other HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 100\r\n\r\n',
     );
-    expect(outcomes.filter((outcome) => outcome === 'HTTP/1.1 400')).toHaveLength(LOOPBACK_MAX_CONNECTIONS);
-    expect(outcomes.filter((outcome) => outcome === 'closed unanswered')).toHaveLength(10);
+    let sent = 0;
+    const drip = setInterval(() => {
+      if (sent < 100 && !body.socket.destroyed) body.socket.write('a', () => sent++);
+    }, 200);
+    await body.closed;
+    clearInterval(drip);
+    expect(body.received()).toMatch(/^HTTP\/1\.1 400 /);
+    expect(sent).toBeLessThan(100);
     await fetch(`${loopback.redirectUri}?code=real&state=s`);
     expect(await waiting).toBe(`${loopback.redirectUri}?code=real&state=s`);
     await loopback.close();
