@@ -1,6 +1,29 @@
 import { spawn } from 'node:child_process';
 import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import { AuthError, isLoopback } from '@mcp/core';
+
+/*
+ * Any local process can connect to the listener, so it holds no connection
+ * longer than a browser needs: a browser sends its request at once and reads
+ * the page, and every answer closes its connection.
+ */
+/** A connection that has not sent a whole request head within this many ms is answered 408 and closed. */
+export const LOOPBACK_HEADERS_TIMEOUT = 5_000;
+/** A request not wholly received within this many ms is answered 408 and closed (a callback has no body). */
+export const LOOPBACK_REQUEST_TIMEOUT = 10_000;
+/** A connection silent for this many ms is closed, whatever state it is in. */
+export const LOOPBACK_IDLE_TIMEOUT = 5_000;
+/** How often the header and request timeouts are checked, in ms (Node's default, 30 s, would let them run late). */
+const TIMEOUT_CHECK_INTERVAL = 1_000;
+/**
+ * Connections open at once. One more closes the oldest, so connections a local
+ * process holds open cannot keep the browser out: it would have to outpace the
+ * browser's request. A browser opens a few.
+ */
+export const LOOPBACK_MAX_CONNECTIONS = 32;
+/** Bytes of one request head (request line and headers); a larger one is answered 431. */
+export const LOOPBACK_MAX_HEADER_BYTES = 8_192;
 
 /** Options of {@link loopbackAuthorize}. */
 export interface LoopbackAuthorizeOptions {
@@ -33,19 +56,26 @@ export interface LoopbackRedirect {
   readonly redirectUri: string;
   /** Opens the browser at `authorizationUrl` and resolves with the callback URL the browser was sent to. */
   readonly authorize: (authorizationUrl: URL) => Promise<string>;
-  /** Stops listening if an authorization is still pending or never started. */
+  /**
+   * Stops listening, ending a pending authorization's wait. Until then the port
+   * stays held, between authorizations too, so no other process can take the
+   * registered redirect URI; the idle listener does not keep the process alive.
+   */
   close(): Promise<void>;
 }
 
 const DEFAULT_TIMEOUT_MS = 300_000;
+const DEFAULT_PATH = '/callback';
 
 /**
  * The native-app redirect for a command-line client (RFC 8252 §7.3, MCP
  * 2025-11-25 "Security Best Practices"): listens on 127.0.0.1 only, opens the
  * system browser without a shell, and resolves with the first callback that
- * carries `code` or `error` and the `state` of the authorization URL; then stops
- * listening until the next authorization (step-up), which reuses the same port
- * so the redirect URI stays registered.
+ * carries `code` or `error` and the `state` of the authorization URL. It settles
+ * the moment that callback comes and closes every other connection then, so a
+ * local process holding a connection open cannot delay it. The port is held
+ * until `close()`: the next authorization (step-up) redirects to the same,
+ * registered URI, and no other process can bind it in between.
  *
  * Any local process can reach 127.0.0.1, so a callback with another `state` (or
  * none) is refused with an error page and the wait goes on: it is not the
@@ -55,47 +85,57 @@ const DEFAULT_TIMEOUT_MS = 300_000;
  */
 export async function loopbackAuthorize(options: LoopbackAuthorizeOptions = {}): Promise<LoopbackRedirect> {
   const timeoutMs = waitBound(options.timeoutMs);
-  const path = options.path ?? '/callback';
-  let server = await listen(options.port ?? 0);
-  const port = portOf(server);
-  const redirectUri = `http://127.0.0.1:${port}${path}`;
+  const path = options.path ?? DEFAULT_PATH;
+  const server = await listen(options.port ?? 0);
+  const redirectUri = loopbackRedirectUri(portOf(server), path);
   /** The authorization waiting for the browser: the `state` it sent, and how to finish it. */
-  let pending: { readonly state: string | null; readonly resolve: (callbackUrl: string) => void } | undefined;
+  let pending:
+    | { readonly state: string | null; readonly resolve: (callbackUrl: string, socket: Socket) => void }
+    | undefined;
 
-  const attach = (target: Server) =>
-    target.on('request', (request, response) => {
-      const url = new URL(request.url ?? '/', redirectUri);
-      const answer = (status: number, text: string) => {
-        response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-        response.end(`<!doctype html><meta charset="utf-8"><title>mcp</title><p>${text}</p>`);
-      };
-      if (url.pathname !== path) return answer(404, 'Not found.');
-      const waiting = pending;
-      if (!waiting) return answer(400, 'No authorization is in progress.');
-      if (!url.searchParams.has('code') && !url.searchParams.has('error')) {
-        return answer(400, 'This is not an authorization response.');
-      }
-      if (url.searchParams.get('state') !== waiting.state) {
-        return answer(400, 'This response does not belong to the authorization in progress; it was ignored.');
-      }
-      pending = undefined;
-      // Settle once the page is sent: the server closes right after.
-      response.once('finish', () => waiting.resolve(url.href));
-      answer(200, 'Authorization finished. You can close this window and return to the terminal.');
-    });
-  attach(server);
+  server.on('request', (request, response) => {
+    const url = new URL(request.url ?? '/', redirectUri);
+    const answer = (status: number, text: string) => {
+      response.writeHead(status, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'close',
+      });
+      response.end(`<!doctype html><meta charset="utf-8"><title>mcp</title><p>${text}</p>`);
+    };
+    if (url.pathname !== path) return answer(404, 'Not found.');
+    const waiting = pending;
+    if (!waiting) return answer(400, 'No authorization is in progress.');
+    if (!url.searchParams.has('code') && !url.searchParams.has('error')) {
+      return answer(400, 'This is not an authorization response.');
+    }
+    if (url.searchParams.get('state') !== waiting.state) {
+      return answer(400, 'This response does not belong to the authorization in progress; it was ignored.');
+    }
+    pending = undefined;
+    answer(200, 'Authorization finished. You can close this window and return to the terminal.');
+    waiting.resolve(url.href, request.socket);
+  });
 
   async function authorize(authorizationUrl: URL): Promise<string> {
     assertBrowsable(authorizationUrl);
     if (pending) throw new Error('another authorization is already waiting for the browser');
-    if (!server.listening) server = attach(await listen(port));
-    const current = server;
+    if (!server.listening) throw new Error('the loopback redirect is closed');
     const signals = [AbortSignal.timeout(timeoutMs), options.signal].filter((signal) => signal !== undefined);
     const stop = AbortSignal.any(signals);
     let onStop: (() => void) | undefined;
+    /** The browser's connection, left to close once its page is out. */
+    let callbackSocket: Socket | undefined;
+    server.ref();
     try {
       const callback = new Promise<string>((resolve, reject) => {
-        pending = { state: authorizationUrl.searchParams.get('state'), resolve };
+        pending = {
+          state: authorizationUrl.searchParams.get('state'),
+          resolve: (callbackUrl, socket) => {
+            callbackSocket = socket;
+            resolve(callbackUrl);
+          },
+        };
         onStop = () => reject(waitError(stop.reason, authorizationUrl, timeoutMs));
         if (stop.aborted) onStop();
         else stop.addEventListener('abort', onStop, { once: true });
@@ -105,11 +145,18 @@ export async function loopbackAuthorize(options: LoopbackAuthorizeOptions = {}):
     } finally {
       if (onStop) stop.removeEventListener('abort', onStop);
       pending = undefined;
-      await closeServer(current);
+      // Whatever else is connected now cannot finish this authorization: cut it rather than wait for it.
+      for (const socket of connections(server)) if (socket !== callbackSocket) socket.destroy();
+      server.unref();
     }
   }
 
   return { redirectUri, authorize, close: () => closeServer(server) };
+}
+
+/** The redirect URI of a loopback redirect on `port` (see {@link LoopbackAuthorizeOptions}). */
+export function loopbackRedirectUri(port: number, path = DEFAULT_PATH): string {
+  return `http://127.0.0.1:${port}${path}`;
 }
 
 /**
@@ -161,14 +208,51 @@ function openSystemBrowser(url: string): Promise<void> {
   });
 }
 
-/** node:http is loaded only here: a program that never authorizes should not pay for it. */
+/** The open connections of each listener, to cut them when an authorization settles or the listener closes. */
+const openConnections = new WeakMap<Server, Set<Socket>>();
+
+function connections(server: Server): Set<Socket> {
+  return openConnections.get(server) ?? new Set();
+}
+
+/**
+ * The listener on 127.0.0.1, bounded as the constants above say, unref'd: it
+ * keeps the process alive only while an authorization waits. node:http is
+ * loaded only here: a program that never authorizes should not pay for it.
+ */
 async function listen(port: number): Promise<Server> {
   const { createServer } = await import('node:http');
-  const server = createServer();
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve(server));
+  const server = createServer({
+    headersTimeout: LOOPBACK_HEADERS_TIMEOUT,
+    requestTimeout: LOOPBACK_REQUEST_TIMEOUT,
+    connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL,
+    maxHeaderSize: LOOPBACK_MAX_HEADER_BYTES,
   });
+  // No 'timeout' listener: Node destroys a socket silent this long.
+  server.setTimeout(LOOPBACK_IDLE_TIMEOUT);
+  /** In the order they came: the first is the oldest. */
+  const open = new Set<Socket>();
+  openConnections.set(server, open);
+  server.on('connection', (socket: Socket) => {
+    const [oldest] = open;
+    if (oldest && open.size >= LOOPBACK_MAX_CONNECTIONS) {
+      open.delete(oldest);
+      oldest.destroy();
+    }
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      // Once listening, an error is a connection that could not be accepted (out of descriptors): not fatal.
+      server.on('error', () => {});
+      resolve();
+    });
+  });
+  server.unref();
+  return server;
 }
 
 function portOf(server: Server): number {
@@ -177,10 +261,11 @@ function portOf(server: Server): number {
   return address.port;
 }
 
+/** Stops listening and cuts every connection: nothing is waited for. */
 function closeServer(server: Server): Promise<void> {
   if (!server.listening) return Promise.resolve();
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
+  for (const socket of connections(server)) socket.destroy();
   return closed;
 }
 

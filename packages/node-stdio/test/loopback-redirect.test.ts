@@ -1,4 +1,6 @@
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, OAuthProvider, StreamableHttpTransport } from '@mcp/core';
@@ -6,6 +8,7 @@ import { loopbackAuthorize } from '@mcp/node-stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthServers, startAuthServers } from '../../../test-servers/auth/serve.mjs';
 import { run } from '../src/cli/run.js';
+import { LOOPBACK_MAX_CONNECTIONS, LOOPBACK_MAX_HEADER_BYTES } from '../src/loopback-redirect.js';
 
 let servers: AuthServers;
 beforeAll(async () => {
@@ -21,8 +24,62 @@ function capture() {
   return { write: (chunk: string) => chunks.push(chunk) > 0, text: () => chunks.join('') };
 }
 
+/** Listens on 127.0.0.1:`port` as another local process would; rejects with EADDRINUSE when it is held. */
+async function bind(port: number) {
+  const squatter = createServer();
+  await new Promise<void>((resolve, reject) => {
+    squatter.once('error', reject);
+    squatter.listen(port, '127.0.0.1', resolve);
+  });
+  return squatter;
+}
+
+/**
+ * A raw TCP connection to the loopback redirect, as any local process can open
+ * one: resolves once connected, with what it has received so far and a promise
+ * of its end (listened for from the start, as the listener may cut it at once).
+ */
+function openConnection(redirectUri: string) {
+  const { port } = new URL(redirectUri);
+  return new Promise<{ socket: Socket; received: () => string; closed: Promise<void> }>((resolve, reject) => {
+    let received = '';
+    const socket = connect(Number(port), '127.0.0.1', () => {
+      socket.off('error', reject);
+      socket.on('error', () => {});
+      resolve({ socket, received: () => received, closed });
+    });
+    socket.once('error', reject);
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    const closed = new Promise<void>((done) => socket.once('close', () => done()));
+  });
+}
+
+/**
+ * A local process that sends the head of a request to the callback path one
+ * byte every 500 ms, `bytes` in all, then ends the head. `closed` resolves when
+ * the connection ends, with how many bytes were still to send then (0: the drip
+ * had finished).
+ */
+async function dripper(redirectUri: string, bytes: number) {
+  const connection = await openConnection(redirectUri);
+  const { socket } = connection;
+  socket.write(`GET ${new URL(redirectUri).pathname}?code=drip HTTP/1.1\r\nhost: 127.0.0.1\r\nx-drip: `);
+  let sent = 0;
+  const timer = setInterval(() => {
+    if (socket.destroyed) return;
+    sent++;
+    socket.write(sent < bytes ? 'a' : 'a\r\n\r\n');
+    if (sent === bytes) clearInterval(timer);
+  }, 500);
+  const closed = connection.closed.then(() => {
+    clearInterval(timer);
+    return bytes - sent;
+  });
+  return { received: connection.received, left: () => bytes - sent, closed };
+}
+
 describe('loopbackAuthorize', () => {
-  it('authorizes a client through 127.0.0.1, again for step-up on the same port, and stops listening after each', async () => {
+  it('authorizes a client through 127.0.0.1, again for step-up on the same port, which it holds in between so no other process takes it', async () => {
     const scenario = await servers.createScenario({ toolScopes: { add: 'mcp:write' } });
     const loopback = await loopbackAuthorize({ openBrowser: followRedirects });
     expect(loopback.redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
@@ -33,7 +90,9 @@ describe('loopbackAuthorize', () => {
     });
     await using client = new Client(new StreamableHttpTransport(scenario.info().mcp, { auth }));
     await client.connect();
-    await expect(fetch(loopback.redirectUri)).rejects.toThrow();
+    // Between authorizations the port is still ours: another listener cannot take the redirect URI.
+    expect((await fetch(loopback.redirectUri)).status).toBe(400);
+    await expect(bind(Number(new URL(loopback.redirectUri).port))).rejects.toMatchObject({ code: 'EADDRINUSE' });
     expect((await client.callTool('add', { a: 2, b: 3 })).structuredContent).toEqual({ sum: 5 });
 
     const { registrations, requests } = scenario.stats();
@@ -45,6 +104,7 @@ describe('loopbackAuthorize', () => {
       loopback.redirectUri,
       loopback.redirectUri,
     ]);
+    await loopback.close();
     await expect(fetch(loopback.redirectUri)).rejects.toThrow();
   });
 
@@ -59,6 +119,7 @@ describe('loopbackAuthorize', () => {
     });
     const callback = await loopback.authorize(new URL('https://as.example/authorize?x=1&state=s1'));
     expect(callback).toBe(`${loopback.redirectUri}?code=c1&state=s1`);
+    await loopback.close();
   });
 
   it('refuses callbacks without the state of the authorization URL, however many, and resolves with the one that has it', async () => {
@@ -88,7 +149,91 @@ describe('loopbackAuthorize', () => {
     expect(callback).toBe(`${loopback.redirectUri}?code=real&state=expected-state`);
     expect(refused).toHaveLength(120);
     expect(new Set(refused)).toEqual(new Set([400]));
-    await expect(fetch(loopback.redirectUri)).rejects.toThrow(); // stopped listening once settled
+    // Settled: a late callback, even with the right state, changes nothing.
+    const late = await fetch(`${loopback.redirectUri}?code=late&state=expected-state`);
+    expect(await late.text()).toContain('No authorization is in progress');
+    await loopback.close();
+  });
+
+  it('settles as soon as the right callback comes while another local connection drips bytes, and cuts that connection', async () => {
+    let drip: Awaited<ReturnType<typeof dripper>> | undefined;
+    const loopback = await loopbackAuthorize({
+      timeoutMs: 30_000,
+      openBrowser: async () => {
+        drip = await dripper(loopback.redirectUri, 20);
+        await fetch(`${loopback.redirectUri}?code=real&state=s`);
+      },
+    });
+    const callback = await loopback.authorize(new URL('https://as.example/authorize?state=s'));
+    expect(callback).toBe(`${loopback.redirectUri}?code=real&state=s`);
+    if (!drip) throw new Error('the dripper never started');
+    // Settled mid-drip: the slow connection held nothing back, and it was cut rather than waited for.
+    expect(drip.left()).toBeGreaterThan(0);
+    expect(await drip.closed).toBeGreaterThan(0);
+    await loopback.close();
+  });
+
+  it('cuts a connection that sends its request head forever, and one that sends nothing, and goes on waiting for the browser', async () => {
+    const loopback = await loopbackAuthorize({ timeoutMs: 30_000, openBrowser: () => {} });
+    const waiting = loopback.authorize(new URL('https://as.example/authorize?state=s'));
+    const silent = await openConnection(loopback.redirectUri);
+    const drip = await dripper(loopback.redirectUri, 30);
+    // Cut by the header timeout long before its 30 bytes (15 s) are out.
+    expect(await drip.closed).toBeGreaterThan(0);
+    expect(drip.received()).toMatch(/^HTTP\/1\.1 408 /);
+    await silent.closed;
+    expect(silent.received()).toBe('');
+    await fetch(`${loopback.redirectUri}?code=real&state=s`);
+    expect(await waiting).toBe(`${loopback.redirectUri}?code=real&state=s`);
+    await loopback.close();
+  }, 30_000);
+
+  it('holds at most LOOPBACK_MAX_CONNECTIONS connections, closing the oldest, so held connections cannot keep the browser out', async () => {
+    const loopback = await loopbackAuthorize({ timeoutMs: 30_000, openBrowser: () => {} });
+    const waiting = loopback.authorize(new URL('https://as.example/authorize?state=s'));
+    const held = [];
+    for (let i = 0; i < LOOPBACK_MAX_CONNECTIONS + 10; i++) held.push(await openConnection(loopback.redirectUri));
+    // The ten oldest make room for the newer ones, unanswered.
+    const oldest = held.slice(0, 10);
+    await Promise.all(oldest.map((connection) => connection.closed));
+    expect(oldest.map((connection) => connection.received())).toEqual(Array(10).fill(''));
+    // All the room is taken by silent connections; the browser's still gets through.
+    await fetch(`${loopback.redirectUri}?code=real&state=s`);
+    expect(await waiting).toBe(`${loopback.redirectUri}?code=real&state=s`);
+    // Settling cut the rest.
+    await Promise.all(held.map((connection) => connection.closed));
+    await loopback.close();
+  });
+
+  it('answers a request whose body never ends and closes its connection', async () => {
+    const loopback = await loopbackAuthorize({ timeoutMs: 30_000, openBrowser: () => {} });
+    const waiting = loopback.authorize(new URL('https://as.example/authorize?state=s'));
+    const body = await openConnection(loopback.redirectUri);
+    body.socket.write(
+      'POST /callback?code=forged&state=other HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 100\r\n\r\n',
+    );
+    let sent = 0;
+    const drip = setInterval(() => {
+      if (sent < 100 && !body.socket.destroyed) body.socket.write('a', () => sent++);
+    }, 200);
+    await body.closed;
+    clearInterval(drip);
+    expect(body.received()).toMatch(/^HTTP\/1\.1 400 /);
+    expect(sent).toBeLessThan(100);
+    await fetch(`${loopback.redirectUri}?code=real&state=s`);
+    expect(await waiting).toBe(`${loopback.redirectUri}?code=real&state=s`);
+    await loopback.close();
+  });
+
+  it('refuses a callback whose request head is past LOOPBACK_MAX_HEADER_BYTES with 431, and goes on waiting', async () => {
+    const loopback = await loopbackAuthorize({ timeoutMs: 30_000, openBrowser: () => {} });
+    const waiting = loopback.authorize(new URL('https://as.example/authorize?state=s'));
+    const padding = 'x'.repeat(LOOPBACK_MAX_HEADER_BYTES);
+    const oversized = await fetch(`${loopback.redirectUri}?code=big&state=s`, { headers: { 'x-padding': padding } });
+    expect(oversized.status).toBe(431);
+    await fetch(`${loopback.redirectUri}?code=real&state=s`);
+    expect(await waiting).toBe(`${loopback.redirectUri}?code=real&state=s`);
+    await loopback.close();
   });
 
   it('still times out while only wrong-state callbacks arrive', async () => {
@@ -99,6 +244,7 @@ describe('loopbackAuthorize', () => {
       },
     });
     await expect(loopback.authorize(new URL('https://as.example/authorize?state=s'))).rejects.toThrow(/timed out/);
+    await loopback.close();
   });
 
   it('gives up after the timeout with a TimeoutError naming timeoutMs, and refuses non-web authorization URLs without opening anything', async () => {
@@ -183,6 +329,7 @@ describe('loopbackAuthorize', () => {
         expect(recorded).toBe(`1|${hostile.href}`);
         await fetch(`${loopback.redirectUri}?error=access_denied`);
         expect(await waiting).toBe(`${loopback.redirectUri}?error=access_denied`);
+        await loopback.close();
       } finally {
         process.env.PATH = path;
         await rm(bin, { recursive: true, force: true });

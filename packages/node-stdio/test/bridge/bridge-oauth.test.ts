@@ -26,13 +26,15 @@ afterAll(async () => {
 const followRedirects = (url: string) => fetch(url, { redirect: 'follow' });
 
 /**
- * One run of the bridge in this process, its stdin a pipe: initialize, call
- * `add` (or `call`), end stdin. Resolves with the exit status, every message it wrote and its stderr.
+ * One run of the bridge in this process, its stdin a pipe: initialize, run
+ * `beforeCall`, call `add` (or `call`), end stdin. Resolves with the exit status,
+ * every message it wrote and its stderr.
  */
 async function bridgeRun(
   argv: string[],
   openBrowser: (url: string) => unknown,
   call: Record<string, unknown> = { name: 'add', arguments: { a: 2, b: 3 } },
+  beforeCall: () => Promise<void> = async () => {},
 ) {
   const command = parseCommandLine(argv);
   if (command.kind !== 'bridge') throw new Error('not a bridge command');
@@ -66,6 +68,7 @@ async function bridgeRun(
     params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'ide', version: '1' } },
   });
   const initialized = await answer(1);
+  await beforeCall();
   send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: call });
   const called = await answer(2);
   stdin.end();
@@ -174,6 +177,40 @@ describe('mcp bridge with OAuth', () => {
     const second = registered()[1];
     expect(second).not.toBe(first);
     expect(authorizeRedirects()[2]).toBe(second);
+  });
+
+  it('a port taken between start and sign-in gets nothing: the sign-in holds a free port and registers anew', async () => {
+    const scenario = await servers.createScenario({ refreshTokens: false });
+    const store = join(directory, 'hijack');
+    const argv = ['bridge', scenario.info().mcp, '--token-store', store];
+    expect((await bridgeRun(argv, followRedirects)).called).toMatchObject({
+      result: { structuredContent: { sum: 5 } },
+    });
+    const [first] = scenario.stats().registrations.map((entry) => entry.metadata.redirect_uris as string[]);
+    const port = Number(new URL(String(first?.[0])).port);
+
+    // Another local user binds the saved port once the bridge is up, then waits for a browser to bring it a code.
+    const seen: string[] = [];
+    const hostile = createServer((request, response) => {
+      seen.push(request.url ?? '');
+      response.end();
+    });
+    hostile.on('connection', () => seen.push('connection'));
+    const run = await bridgeRun(argv, followRedirects, undefined, async () => {
+      scenario.expireTokens();
+      await new Promise<void>((resolve) => hostile.listen(port, '127.0.0.1', resolve));
+    });
+    await new Promise((resolve) => hostile.close(resolve));
+    expect(run.called).toMatchObject({ result: { structuredContent: { sum: 5 } } });
+    expect(seen).toEqual([]);
+    const registered = scenario.stats().registrations.map((entry) => (entry.metadata.redirect_uris as string[])[0]);
+    expect(registered).toHaveLength(2);
+    expect(registered[1]).not.toBe(registered[0]);
+    const authorizeRedirects = scenario
+      .stats()
+      .requests.filter((request) => request.path.endsWith('/authorize'))
+      .map((request) => request.query.redirect_uri);
+    expect(authorizeRedirects).toEqual([registered[0], registered[1]]);
   });
 
   it("forwards a tools/call's _meta to a legacy server", async () => {

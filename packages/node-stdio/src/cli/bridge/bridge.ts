@@ -303,15 +303,11 @@ class Bridge {
     }
     const store = new FileOAuthStore(tokenStore ?? defaultTokenDirectory(env), url);
     const { stderr, openBrowser } = this.#io;
-    const loopbackPort = await store.loopbackPort();
-    const remote = await remoteTransport(
+    return remoteTransport(
       url,
       { stderr, signal: this.#stop.signal, ...(openBrowser && { openBrowser }) },
-      { store, headers, fetch: store.refreshingFetch(), ...(loopbackPort !== undefined && { loopbackPort }) },
+      { store, headers, fetch: store.refreshingFetch() },
     );
-    // The saved port was taken (or none was saved): the registration must name the new redirect URI.
-    if (remote.redirectUri !== undefined) await store.useLoopbackPort(Number(new URL(remote.redirectUri).port));
-    return remote;
   }
 
   /** Handlers only for what the local client declared, so the remote server is offered exactly that. */
