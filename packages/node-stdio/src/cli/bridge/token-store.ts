@@ -3,6 +3,7 @@ import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { OAuthStore } from '@mcp/core';
+import { takeLock } from './lock-file.js';
 
 /**
  * Where `mcp bridge` keeps OAuth state between runs unless `--token-store`
@@ -19,8 +20,6 @@ const LOOPBACK_PORT_KEY = 'mcp-bridge:loopbackPort';
 
 /** How long a write waits for another bridge's lock on the same file (ms) unless the store is told otherwise. */
 export const DEFAULT_LOCK_WAIT = 10_000;
-/** A lock file older than this (ms) was left by a bridge that died holding it, and is taken over. */
-const STALE_LOCK = 30_000;
 /** The longest a refresh holds the refresh lock (ms) when its tokens are never written (its caller gave up). */
 const REFRESH_HOLD = 30_000;
 
@@ -114,7 +113,7 @@ export class FileOAuthStore implements OAuthStore {
       const sent = form?.get('grant_type') === 'refresh_token' ? form.get('refresh_token') : null;
       if (!form || sent === null) return base(input, init);
       await this.#endRefresh();
-      const release = await lock(`${this.file}.refresh.lock`, this.#lockWaitMs);
+      const release = await takeLock(`${this.file}.refresh.lock`, this.#lockWaitMs);
       const timer = setTimeout(() => void this.#endRefresh(), REFRESH_HOLD);
       timer.unref();
       this.#refreshing = async () => {
@@ -154,7 +153,7 @@ export class FileOAuthStore implements OAuthStore {
 
   async #change(edit: (entries: Record<string, unknown>) => void): Promise<void> {
     await this.#checkDirectory();
-    const release = await lock(`${this.file}.lock`, this.#lockWaitMs);
+    const release = await takeLock(`${this.file}.lock`, this.#lockWaitMs);
     try {
       const entries = await this.#read();
       edit(entries);
@@ -184,34 +183,6 @@ export class FileOAuthStore implements OAuthStore {
     }
     if ((mode & 0o077) !== 0 && process.platform !== 'win32') await chmod(this.#directory, 0o700);
     this.#directoryChecked = true;
-  }
-}
-
-/**
- * Takes the lock file `path` (created exclusively, holding our pid), waiting
- * at most `waitMs` for another holder; one older than {@link STALE_LOCK} is
- * taken over. Resolves with its release.
- */
-async function lock(path: string, waitMs: number): Promise<() => Promise<void>> {
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    try {
-      const handle = await open(path, 'wx', 0o600);
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      return () => rm(path, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const held = await stat(path).catch(() => undefined);
-    if (held && Date.now() - held.mtimeMs > STALE_LOCK) {
-      await rm(path, { force: true });
-      continue;
-    }
-    if (Date.now() >= deadline) {
-      throw new Error(`the token store is locked by another bridge (${path}) for more than ${waitMs} ms`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
 
