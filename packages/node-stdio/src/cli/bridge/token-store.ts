@@ -1,9 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { OAuthStore } from '@mcp/core';
 import { takeLock } from './lock-file.js';
+import { preparePrivateDirectory, readPrivateFile } from './private-files.js';
 
 /**
  * Where `mcp bridge` keeps OAuth state between runs unless `--token-store`
@@ -41,14 +42,21 @@ export interface FileOAuthStoreOptions {
  * the write fails), so one bridge never undoes another's sign-in. The file is
  * written 0600 through a temporary of a random name opened exclusively (never
  * through a link someone planted) and renamed into place, so a crash never
- * leaves half a file. The directory is made 0700; an existing one that group
- * or others may use is narrowed to 0700, and one owned by another user is refused.
+ * leaves half a file.
+ *
+ * Nothing is read before the directory is checked: made 0700 when missing,
+ * narrowed to 0700 when group or others may use it, refused when it is a link
+ * or another user's. Each read then opens the file without following a link
+ * and refuses, before parsing it, one that is not a regular file of ours,
+ * mode 0600, with one name: tokens someone else planted are never sent
+ * (see private-files.ts; Windows, without uids, is checked for links only).
  */
 export class FileOAuthStore implements OAuthStore {
   readonly file: string;
   readonly #directory: string;
   readonly #lockWaitMs: number;
-  #directoryChecked = false;
+  /** Set by the first access: every read and write waits for the directory check. */
+  #directoryReady: Promise<void> | undefined;
   /** Releases the refresh lock this store holds, if any: once the refreshed tokens are written. */
   #refreshing: (() => Promise<void>) | undefined;
 
@@ -113,6 +121,7 @@ export class FileOAuthStore implements OAuthStore {
       const sent = form?.get('grant_type') === 'refresh_token' ? form.get('refresh_token') : null;
       if (!form || sent === null) return base(input, init);
       await this.#endRefresh();
+      await this.#prepareDirectory();
       const release = await takeLock(`${this.file}.refresh.lock`, this.#lockWaitMs);
       const timer = setTimeout(() => void this.#endRefresh(), REFRESH_HOLD);
       timer.unref();
@@ -140,19 +149,15 @@ export class FileOAuthStore implements OAuthStore {
   }
 
   async #read(): Promise<Record<string, unknown>> {
-    let text: string | undefined;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
+    await this.#prepareDirectory();
+    const text = await readPrivateFile(this.file);
     const parsed: unknown = text === undefined ? {} : safeJson(text);
     // A file we cannot read as our map starts over: the worst case is one more sign-in.
     return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? { ...parsed } : {};
   }
 
   async #change(edit: (entries: Record<string, unknown>) => void): Promise<void> {
-    await this.#checkDirectory();
+    await this.#prepareDirectory();
     const release = await takeLock(`${this.file}.lock`, this.#lockWaitMs);
     try {
       const entries = await this.#read();
@@ -174,15 +179,16 @@ export class FileOAuthStore implements OAuthStore {
     }
   }
 
-  async #checkDirectory(): Promise<void> {
-    if (this.#directoryChecked) return;
-    await mkdir(this.#directory, { recursive: true, mode: 0o700 });
-    const { mode, uid } = await stat(this.#directory);
-    if (typeof process.getuid === 'function' && uid !== process.getuid()) {
-      throw new Error(`the token store ${this.#directory} belongs to another user; refusing to keep tokens there`);
+  #prepareDirectory(): Promise<void> {
+    if (!this.#directoryReady) {
+      const ready = preparePrivateDirectory(this.#directory);
+      // A failed check is not remembered: the user may fix the directory while the bridge runs.
+      ready.catch(() => {
+        if (this.#directoryReady === ready) this.#directoryReady = undefined;
+      });
+      this.#directoryReady = ready;
     }
-    if ((mode & 0o077) !== 0 && process.platform !== 'win32') await chmod(this.#directory, 0o700);
-    this.#directoryChecked = true;
+    return this.#directoryReady;
   }
 }
 
