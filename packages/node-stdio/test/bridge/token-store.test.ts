@@ -16,6 +16,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AuthServers, startAuthServers } from '../../../../test-servers/auth/serve.mjs';
 import { FileOAuthStore } from '../../src/cli/bridge/token-store.js';
 import { TokenStoreError } from '../../src/cli/bridge/token-store-error.js';
 
@@ -204,5 +205,59 @@ describe('FileOAuthStore reads only what it can trust', () => {
     );
     await expect(store.set('k', 1)).rejects.toThrow('it is a symbolic link');
     expect(await readdir(directory)).toHaveLength(1);
+  });
+});
+
+describe('FileOAuthStore refreshes with the refresh token of the same authorization server', () => {
+  let servers: AuthServers;
+  beforeAll(async () => {
+    servers = await startAuthServers();
+  });
+  afterAll(() => servers?.close());
+
+  /** A refresh grant as the OAuth provider sends it, through the store's fetch, to `issuer`'s token endpoint. */
+  async function refresh(store: FileOAuthStore, issuer: string, refreshToken: string, resource: string) {
+    const metadata = (await (await fetch(`${issuer}/.well-known/oauth-authorization-server`)).json()) as {
+      token_endpoint: string;
+    };
+    const body = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, resource });
+    body.set('client_id', 'bridge');
+    const response = await store.refreshingFetch()(metadata.token_endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: body.toString(),
+    });
+    await response.body?.cancel();
+  }
+
+  it("never sends issuer B's refresh token to issuer A; a token A rotated under A's key is used", async () => {
+    const [a, b] = [await servers.createScenario(), await servers.createScenario()];
+    const resource = a.info().mcp;
+    const keyA = `tokens:${a.info().issuer}|${resource}`;
+    const keyB = `tokens:${b.info().issuer}|${resource}`;
+    const directory = fresh();
+    const bridge = new FileOAuthStore(directory, new URL(resource));
+    const other = new FileOAuthStore(directory, new URL(resource));
+    await other.set(keyA, { access_token: 'a', token_type: 'Bearer', refresh_token: 'a-refresh-1' });
+    await other.set(keyB, { access_token: 'b', token_type: 'Bearer', refresh_token: 'b-refresh-1' });
+    // The bridge reads A's tokens to refresh them; meanwhile another bridge's refresh at A is refused and
+    // drops A's refresh token (as the provider does on invalid_grant). B's is now the only one in the file.
+    expect(await bridge.get(keyA)).toMatchObject({ refresh_token: 'a-refresh-1' });
+    await other.set(keyA, { access_token: 'a', token_type: 'Bearer' });
+    await refresh(bridge, a.info().issuer, 'a-refresh-1', resource);
+
+    // Another bridge rotated A's refresh token: that one goes to A in place of the spent one.
+    await other.set(keyA, { access_token: 'a', token_type: 'Bearer', refresh_token: 'a-refresh-1' });
+    expect(await bridge.get(keyA)).toMatchObject({ refresh_token: 'a-refresh-1' });
+    await other.set(keyA, { access_token: 'a', token_type: 'Bearer', refresh_token: 'a-refresh-2' });
+    await refresh(bridge, a.info().issuer, 'a-refresh-1', resource);
+
+    const sent = (scenario: typeof a) =>
+      scenario
+        .stats()
+        .requests.filter((request) => request.form?.grant_type === 'refresh_token')
+        .map((request) => request.form?.refresh_token);
+    expect(sent(a)).toEqual(['a-refresh-1', 'a-refresh-2']);
+    expect(sent(b)).toEqual([]);
   });
 });

@@ -23,6 +23,11 @@ const LOOPBACK_PORT_KEY = 'mcp-bridge:loopbackPort';
 export const DEFAULT_LOCK_WAIT = 10_000;
 /** The longest a refresh holds the refresh lock (ms) when its tokens are never written (its caller gave up). */
 const REFRESH_HOLD = 30_000;
+/**
+ * How many refresh tokens a store remembers the key of (the newest): one per
+ * issuer and resource in the file, and the few a refresh under way may still send.
+ */
+const REFRESH_TOKENS_NOTED = 64;
 
 /** Options of {@link FileOAuthStore}. */
 export interface FileOAuthStoreOptions {
@@ -57,6 +62,8 @@ export class FileOAuthStore implements OAuthStore {
   readonly #lockWaitMs: number;
   /** Set by the first access: every read and write waits for the directory check. */
   #directoryReady: Promise<void> | undefined;
+  /** The key each refresh token this store handed out was stored under, to refresh it there only. */
+  readonly #refreshTokenKeys = new Map<string, string>();
   /** Releases the refresh lock this store holds, if any: once the refreshed tokens are written. */
   #refreshing: (() => Promise<void>) | undefined;
 
@@ -68,13 +75,16 @@ export class FileOAuthStore implements OAuthStore {
   }
 
   async get(key: string): Promise<unknown> {
-    return (await this.#read())[key];
+    const value = (await this.#read())[key];
+    this.#noteRefreshToken(key, value);
+    return value;
   }
 
   async set(key: string, value: unknown): Promise<void> {
     await this.#change((entries) => {
       entries[key] = value;
     });
+    this.#noteRefreshToken(key, value);
     if (key.startsWith('tokens:')) await this.#endRefresh();
   }
 
@@ -113,7 +123,9 @@ export class FileOAuthStore implements OAuthStore {
    * (held until the refreshed tokens are written, at most 30 s), then goes out
    * with the refresh token the file holds now, not the one this bridge read
    * before another bridge rotated it (the authorization server would refuse that
-   * one, and this bridge would open the browser).
+   * one, and this bridge would open the browser). The substitute is the one
+   * stored under the key the sent token was read from (one issuer and
+   * resource), never another authorization server's.
    */
   refreshingFetch(base: typeof fetch = globalThis.fetch): typeof fetch {
     return async (input, init) => {
@@ -130,7 +142,7 @@ export class FileOAuthStore implements OAuthStore {
         await release();
       };
       try {
-        const current = newerRefreshToken(await this.#read(), sent);
+        const current = this.#rotatedRefreshToken(await this.#read(), sent);
         if (current !== undefined) form.set('refresh_token', current);
         const response = await base(input, { ...init, body: form.toString() });
         if (!response.ok) await this.#endRefresh();
@@ -146,6 +158,18 @@ export class FileOAuthStore implements OAuthStore {
     const release = this.#refreshing;
     this.#refreshing = undefined;
     await release?.();
+  }
+
+  /**
+   * The refresh token another bridge stored in place of `sent` (rotated): the
+   * one now under the key `sent` was read from, when that differs. A token
+   * this store never handed out, or whose key holds none now, is sent as it is.
+   */
+  #rotatedRefreshToken(entries: Record<string, unknown>, sent: string): string | undefined {
+    const key = this.#refreshTokenKeys.get(sent);
+    if (key === undefined) return undefined;
+    const current = (entries[key] as { refresh_token?: unknown } | undefined)?.refresh_token;
+    return typeof current === 'string' && current !== sent ? current : undefined;
   }
 
   async #read(): Promise<Record<string, unknown>> {
@@ -190,20 +214,18 @@ export class FileOAuthStore implements OAuthStore {
     }
     return this.#directoryReady;
   }
-}
 
-/**
- * The refresh token another bridge stored in place of `sent` (rotated): when
- * no stored tokens hold `sent` any more and exactly one refresh token is stored
- * (one file is one MCP server), that one.
- */
-function newerRefreshToken(entries: Record<string, unknown>, sent: string): string | undefined {
-  const tokens = Object.entries(entries)
-    .filter(([key]) => key.startsWith('tokens:'))
-    .map(([, value]) => value as { refresh_token?: unknown });
-  if (tokens.some((value) => value?.refresh_token === sent)) return undefined;
-  const others = tokens.map((value) => value?.refresh_token).filter((value) => typeof value === 'string');
-  return others.length === 1 ? others[0] : undefined;
+  /** Remembers under which key `value` (tokens, if it holds a refresh token) is stored. */
+  #noteRefreshToken(key: string, value: unknown): void {
+    const refreshToken = (value as { refresh_token?: unknown } | undefined)?.refresh_token;
+    if (!key.startsWith('tokens:') || typeof refreshToken !== 'string') return;
+    this.#refreshTokenKeys.delete(refreshToken);
+    this.#refreshTokenKeys.set(refreshToken, key);
+    for (const oldest of this.#refreshTokenKeys.keys()) {
+      if (this.#refreshTokenKeys.size <= REFRESH_TOKENS_NOTED) break;
+      this.#refreshTokenKeys.delete(oldest);
+    }
+  }
 }
 
 function sha256(text: string): string {
