@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { constants } from 'node:fs';
 import { link, lstat, open, rename, rm, writeFile } from 'node:fs/promises';
+import { OPEN_UNFOLLOWED, ownUid } from './private-files.js';
 
 /** A lock file older than this (ms) was left by a bridge that died holding it, and is taken over. */
 export const STALE_LOCK = 30_000;
@@ -9,8 +9,6 @@ export const STALE_LOCK = 30_000;
 const LOCK_TEXT = /^\d+(:[0-9a-f-]{36})?$/;
 /** The most of a lock file read: a lock holds under 50 bytes, and whatever is longer is not one. */
 const LOCK_BYTES = 64;
-const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
-const NONBLOCK = constants.O_NONBLOCK ?? 0;
 
 /**
  * Takes the lock file `path`, waiting at most `waitMs` for another holder.
@@ -38,12 +36,13 @@ export async function takeLock(path: string, waitMs: number, staleMs = STALE_LOC
       }
       const held = await lstat(path, { bigint: true }).catch(absent);
       if (held === undefined) continue;
-      if (!held.isFile() || (process.getuid !== undefined && Number(held.uid) !== process.getuid())) {
-        await removeIf(path, sameAs(identity(held)));
-        continue;
-      }
-      const text = await lockText(path);
-      if (!LOCK_TEXT.test(text ?? '') || Date.now() - Number(held.mtimeMs) > staleMs) {
+      const uid = ownUid();
+      const stale =
+        !held.isFile() ||
+        (uid !== undefined && Number(held.uid) !== uid) ||
+        Date.now() - Number(held.mtimeMs) > staleMs ||
+        !LOCK_TEXT.test((await lockText(path)) ?? '');
+      if (stale) {
         await removeIf(path, sameAs(identity(held)));
         continue;
       }
@@ -92,7 +91,7 @@ function sameAs(expected: string): (moved: string) => Promise<boolean> {
 /** The first bytes of the lock file at `path`, read without following a link; undefined when it cannot be read. */
 async function lockText(path: string): Promise<string | undefined> {
   try {
-    const handle = await open(path, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
+    const handle = await open(path, OPEN_UNFOLLOWED);
     try {
       const buffer = Buffer.alloc(LOCK_BYTES);
       const { bytesRead } = await handle.read(buffer, 0, LOCK_BYTES, 0);

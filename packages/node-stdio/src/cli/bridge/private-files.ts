@@ -2,17 +2,21 @@ import { constants, type Stats } from 'node:fs';
 import { lstat, mkdir, open } from 'node:fs/promises';
 import { TokenStoreError } from './token-store-error.js';
 
-// Both are undefined on Windows, where opening a path never follows a POSIX symbolic link.
+// Undefined on Windows, where opening a path never follows a POSIX symbolic link.
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
-// A FIFO planted at a path would block a plain open for ever; with this flag the open returns and fstat refuses it.
-const NONBLOCK = constants.O_NONBLOCK ?? 0;
+/**
+ * How a file of the store is opened for reading: never through a symbolic link,
+ * and without waiting (a FIFO planted at the path would block a plain open for
+ * ever; with O_NONBLOCK the open returns, and fstat shows what it is).
+ */
+export const OPEN_UNFOLLOWED = constants.O_RDONLY | NOFOLLOW | (constants.O_NONBLOCK ?? 0);
 
 /**
  * The user whose files the store trusts: this process's. Undefined where the
  * platform has no uids (Windows): there the store relies on the directory's
  * ACL (the default one is in the user's profile) and checks neither owner nor mode.
  */
-function ownUid(): number | undefined {
+export function ownUid(): number | undefined {
   return process.getuid?.();
 }
 
@@ -68,7 +72,7 @@ export async function preparePrivateDirectory(directory: string): Promise<void> 
  * parsed, with the fix in the message.
  */
 export async function readPrivateFile(file: string): Promise<string | undefined> {
-  const handle = await open(file, constants.O_RDONLY | NOFOLLOW | NONBLOCK).catch((error: NodeJS.ErrnoException) => {
+  const handle = await open(file, OPEN_UNFOLLOWED).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     if (error.code === 'ELOOP') throw linkRefused(file);
     throw error;
