@@ -1,8 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { OAuthStore } from '@mcp/core';
+import { takeLock } from './lock-file.js';
+import { preparePrivateDirectory, readPrivateFile } from './private-files.js';
 
 /**
  * Where `mcp bridge` keeps OAuth state between runs unless `--token-store`
@@ -19,10 +21,13 @@ const LOOPBACK_PORT_KEY = 'mcp-bridge:loopbackPort';
 
 /** How long a write waits for another bridge's lock on the same file (ms) unless the store is told otherwise. */
 export const DEFAULT_LOCK_WAIT = 10_000;
-/** A lock file older than this (ms) was left by a bridge that died holding it, and is taken over. */
-const STALE_LOCK = 30_000;
 /** The longest a refresh holds the refresh lock (ms) when its tokens are never written (its caller gave up). */
 const REFRESH_HOLD = 30_000;
+/**
+ * How many refresh tokens a store remembers the key of (the newest): one per
+ * issuer and resource in the file, and the few a refresh under way may still send.
+ */
+const REFRESH_TOKENS_NOTED = 64;
 
 /** Options of {@link FileOAuthStore}. */
 export interface FileOAuthStoreOptions {
@@ -42,14 +47,23 @@ export interface FileOAuthStoreOptions {
  * the write fails), so one bridge never undoes another's sign-in. The file is
  * written 0600 through a temporary of a random name opened exclusively (never
  * through a link someone planted) and renamed into place, so a crash never
- * leaves half a file. The directory is made 0700; an existing one that group
- * or others may use is narrowed to 0700, and one owned by another user is refused.
+ * leaves half a file.
+ *
+ * Nothing is read before the directory is checked: made 0700 when missing,
+ * narrowed to 0700 when group or others may use it, refused when it is a link
+ * or another user's. Each read then opens the file without following a link
+ * and refuses, before parsing it, one that is not a regular file of ours,
+ * mode 0600, with one name: tokens someone else planted are never sent
+ * (see private-files.ts; Windows, without uids, is checked for links only).
  */
 export class FileOAuthStore implements OAuthStore {
   readonly file: string;
   readonly #directory: string;
   readonly #lockWaitMs: number;
-  #directoryChecked = false;
+  /** Set by the first access: every read and write waits for the directory check. */
+  #directoryReady: Promise<void> | undefined;
+  /** The key each refresh token this store handed out was stored under, to refresh it there only. */
+  readonly #refreshTokenKeys = new Map<string, string>();
   /** Releases the refresh lock this store holds, if any: once the refreshed tokens are written. */
   #refreshing: (() => Promise<void>) | undefined;
 
@@ -61,13 +75,16 @@ export class FileOAuthStore implements OAuthStore {
   }
 
   async get(key: string): Promise<unknown> {
-    return (await this.#read())[key];
+    const value = (await this.#read())[key];
+    this.#noteRefreshToken(key, value);
+    return value;
   }
 
   async set(key: string, value: unknown): Promise<void> {
     await this.#change((entries) => {
       entries[key] = value;
     });
+    this.#noteRefreshToken(key, value);
     if (key.startsWith('tokens:')) await this.#endRefresh();
   }
 
@@ -106,7 +123,9 @@ export class FileOAuthStore implements OAuthStore {
    * (held until the refreshed tokens are written, at most 30 s), then goes out
    * with the refresh token the file holds now, not the one this bridge read
    * before another bridge rotated it (the authorization server would refuse that
-   * one, and this bridge would open the browser).
+   * one, and this bridge would open the browser). The substitute is the one
+   * stored under the key the sent token was read from (one issuer and
+   * resource), never another authorization server's.
    */
   refreshingFetch(base: typeof fetch = globalThis.fetch): typeof fetch {
     return async (input, init) => {
@@ -114,7 +133,8 @@ export class FileOAuthStore implements OAuthStore {
       const sent = form?.get('grant_type') === 'refresh_token' ? form.get('refresh_token') : null;
       if (!form || sent === null) return base(input, init);
       await this.#endRefresh();
-      const release = await lock(`${this.file}.refresh.lock`, this.#lockWaitMs);
+      await this.#prepareDirectory();
+      const release = await takeLock(`${this.file}.refresh.lock`, this.#lockWaitMs);
       const timer = setTimeout(() => void this.#endRefresh(), REFRESH_HOLD);
       timer.unref();
       this.#refreshing = async () => {
@@ -122,7 +142,7 @@ export class FileOAuthStore implements OAuthStore {
         await release();
       };
       try {
-        const current = newerRefreshToken(await this.#read(), sent);
+        const current = this.#rotatedRefreshToken(await this.#read(), sent);
         if (current !== undefined) form.set('refresh_token', current);
         const response = await base(input, { ...init, body: form.toString() });
         if (!response.ok) await this.#endRefresh();
@@ -140,21 +160,29 @@ export class FileOAuthStore implements OAuthStore {
     await release?.();
   }
 
+  /**
+   * The refresh token another bridge stored in place of `sent` (rotated): the
+   * one now under the key `sent` was read from, when that differs. A token
+   * this store never handed out, or whose key holds none now, is sent as it is.
+   */
+  #rotatedRefreshToken(entries: Record<string, unknown>, sent: string): string | undefined {
+    const key = this.#refreshTokenKeys.get(sent);
+    if (key === undefined) return undefined;
+    const current = (entries[key] as { refresh_token?: unknown } | undefined)?.refresh_token;
+    return typeof current === 'string' && current !== sent ? current : undefined;
+  }
+
   async #read(): Promise<Record<string, unknown>> {
-    let text: string | undefined;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
+    await this.#prepareDirectory();
+    const text = await readPrivateFile(this.file);
     const parsed: unknown = text === undefined ? {} : safeJson(text);
     // A file we cannot read as our map starts over: the worst case is one more sign-in.
     return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? { ...parsed } : {};
   }
 
   async #change(edit: (entries: Record<string, unknown>) => void): Promise<void> {
-    await this.#checkDirectory();
-    const release = await lock(`${this.file}.lock`, this.#lockWaitMs);
+    await this.#prepareDirectory();
+    const release = await takeLock(`${this.file}.lock`, this.#lockWaitMs);
     try {
       const entries = await this.#read();
       edit(entries);
@@ -175,58 +203,29 @@ export class FileOAuthStore implements OAuthStore {
     }
   }
 
-  async #checkDirectory(): Promise<void> {
-    if (this.#directoryChecked) return;
-    await mkdir(this.#directory, { recursive: true, mode: 0o700 });
-    const { mode, uid } = await stat(this.#directory);
-    if (typeof process.getuid === 'function' && uid !== process.getuid()) {
-      throw new Error(`the token store ${this.#directory} belongs to another user; refusing to keep tokens there`);
+  #prepareDirectory(): Promise<void> {
+    if (!this.#directoryReady) {
+      const ready = preparePrivateDirectory(this.#directory);
+      // A failed check is not remembered: the user may fix the directory while the bridge runs.
+      ready.catch(() => {
+        if (this.#directoryReady === ready) this.#directoryReady = undefined;
+      });
+      this.#directoryReady = ready;
     }
-    if ((mode & 0o077) !== 0 && process.platform !== 'win32') await chmod(this.#directory, 0o700);
-    this.#directoryChecked = true;
+    return this.#directoryReady;
   }
-}
 
-/**
- * Takes the lock file `path` (created exclusively, holding our pid), waiting
- * at most `waitMs` for another holder; one older than {@link STALE_LOCK} is
- * taken over. Resolves with its release.
- */
-async function lock(path: string, waitMs: number): Promise<() => Promise<void>> {
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    try {
-      const handle = await open(path, 'wx', 0o600);
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      return () => rm(path, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  /** Remembers under which key `value` (tokens, if it holds a refresh token) is stored. */
+  #noteRefreshToken(key: string, value: unknown): void {
+    const refreshToken = (value as { refresh_token?: unknown } | undefined)?.refresh_token;
+    if (!key.startsWith('tokens:') || typeof refreshToken !== 'string') return;
+    this.#refreshTokenKeys.delete(refreshToken);
+    this.#refreshTokenKeys.set(refreshToken, key);
+    for (const oldest of this.#refreshTokenKeys.keys()) {
+      if (this.#refreshTokenKeys.size <= REFRESH_TOKENS_NOTED) break;
+      this.#refreshTokenKeys.delete(oldest);
     }
-    const held = await stat(path).catch(() => undefined);
-    if (held && Date.now() - held.mtimeMs > STALE_LOCK) {
-      await rm(path, { force: true });
-      continue;
-    }
-    if (Date.now() >= deadline) {
-      throw new Error(`the token store is locked by another bridge (${path}) for more than ${waitMs} ms`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
   }
-}
-
-/**
- * The refresh token another bridge stored in place of `sent` (rotated): when
- * no stored tokens hold `sent` any more and exactly one refresh token is stored
- * (one file is one MCP server), that one.
- */
-function newerRefreshToken(entries: Record<string, unknown>, sent: string): string | undefined {
-  const tokens = Object.entries(entries)
-    .filter(([key]) => key.startsWith('tokens:'))
-    .map(([, value]) => value as { refresh_token?: unknown });
-  if (tokens.some((value) => value?.refresh_token === sent)) return undefined;
-  const others = tokens.map((value) => value?.refresh_token).filter((value) => typeof value === 'string');
-  return others.length === 1 ? others[0] : undefined;
 }
 
 function sha256(text: string): string {

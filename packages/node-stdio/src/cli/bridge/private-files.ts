@@ -1,0 +1,114 @@
+import { constants, type Stats } from 'node:fs';
+import { lstat, mkdir, open } from 'node:fs/promises';
+import { TokenStoreError } from './token-store-error.js';
+
+// Undefined on Windows, where opening a path never follows a POSIX symbolic link.
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+/**
+ * How a file of the store is opened for reading: never through a symbolic link,
+ * and without waiting (a FIFO planted at the path would block a plain open for
+ * ever; with O_NONBLOCK the open returns, and fstat shows what it is).
+ */
+export const OPEN_UNFOLLOWED = constants.O_RDONLY | NOFOLLOW | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * The user whose files the store trusts: this process's. Undefined where the
+ * platform has no uids (Windows): there the store relies on the directory's
+ * ACL (the default one is in the user's profile) and checks neither owner nor mode.
+ */
+export function ownUid(): number | undefined {
+  return process.getuid?.();
+}
+
+/**
+ * Makes `directory` ready for secrets, before anything in it is read: created
+ * 0700 when missing; refused when it is a symbolic link, not a directory, or
+ * another user's; narrowed to 0700 when group or others may use it. The checks
+ * and the narrowing go through one handle opened without following links, so
+ * the directory cannot be swapped between them. Files planted while it was
+ * open to others are refused one by one by {@link readPrivateFile}.
+ */
+export async function preparePrivateDirectory(directory: string): Promise<void> {
+  const uid = ownUid();
+  const seen = await lstat(directory).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+    return undefined;
+  });
+  if (!seen) await mkdir(directory, { recursive: true, mode: 0o700 });
+  if (uid === undefined || constants.O_DIRECTORY === undefined) {
+    // Windows opens no directory handle: the link and type checks go by path.
+    const stats = await lstat(directory);
+    if (stats.isSymbolicLink()) throw linkRefused(directory);
+    if (!stats.isDirectory()) throw notADirectory(directory);
+    return;
+  }
+  const handle = await open(directory, constants.O_RDONLY | constants.O_DIRECTORY | NOFOLLOW).catch(
+    async (error: NodeJS.ErrnoException) => {
+      // Linux answers a link with ENOTDIR here, macOS with ELOOP: lstat tells which it was.
+      if (error.code !== 'ELOOP' && error.code !== 'ENOTDIR') throw error;
+      throw (await lstat(directory)).isSymbolicLink() ? linkRefused(directory) : notADirectory(directory);
+    },
+  );
+  try {
+    const stats = await handle.stat();
+    if (stats.uid !== uid) {
+      throw new TokenStoreError(
+        directory,
+        `the token store ${directory} belongs to another user (uid ${stats.uid}, not ${uid}); refusing to use it. ` +
+          `Give --token-store a directory of your own, or if this one is yours: chown ${uid} '${directory}'`,
+      );
+    }
+    if ((stats.mode & 0o077) !== 0) await handle.chmod(0o700);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The text of `file`, or undefined when there is none. Opened without
+ * following a link, then checked on the open handle (so what is checked is
+ * what is read): a regular file of ours with one name, that neither group nor
+ * others may read or write. Anything else is refused before a byte of it is
+ * parsed, with the fix in the message.
+ */
+export async function readPrivateFile(file: string): Promise<string | undefined> {
+  const handle = await open(file, OPEN_UNFOLLOWED).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    if (error.code === 'ELOOP') throw linkRefused(file);
+    throw error;
+  });
+  if (!handle) return undefined;
+  try {
+    const problem = untrusted(await handle.stat(), file);
+    if (problem !== undefined) throw new TokenStoreError(file, `refusing the token file ${file}: ${problem}`);
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Why `file`, with these stats, cannot hold our tokens and what to do about it; undefined when it can. */
+function untrusted(stats: Stats, file: string): string | undefined {
+  if (!stats.isFile()) return `it is not a regular file; remove it (rm -r '${file}')`;
+  const uid = ownUid();
+  if (uid === undefined) return undefined;
+  if (stats.uid !== uid) return `it belongs to user ${stats.uid}, not to you (${uid}); remove it (rm '${file}')`;
+  if ((stats.mode & 0o077) !== 0) {
+    const mode = (stats.mode & 0o777).toString(8);
+    return `group or others may use it (mode ${mode}); if it is yours chmod 600 '${file}', else remove it`;
+  }
+  // Another name for it may be another server's token file, linked here to be sent to this one.
+  if (stats.nlink !== 1) return `it has ${stats.nlink} names (hard links); remove it (rm '${file}')`;
+  return undefined;
+}
+
+function linkRefused(path: string): TokenStoreError {
+  return new TokenStoreError(
+    path,
+    `refusing the token store path ${path}: it is a symbolic link; remove it, or give --token-store the real directory`,
+  );
+}
+
+function notADirectory(path: string): TokenStoreError {
+  return new TokenStoreError(path, `the token store ${path} is not a directory`);
+}
