@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type PolledTaskPeer, polledTaskPeer } from './polled-task-peer.js';
+import { type DurationPeer, durationPeer } from '../duration-peer.js';
 
-const open: PolledTaskPeer[] = [];
+const open: DurationPeer[] = [];
 afterEach(async () => {
   for (const peer of open.splice(0)) await peer.close();
 });
@@ -17,7 +17,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe("a server's pollInterval of 1e12", () => {
   for (const era of ['legacy', 'modern'] as const) {
     it(`${era}: tasks.result() polls once and then waits, not a 1 ms loop`, async () => {
-      const peer = await polledTaskPeer({ era, pollInterval: 1e12 });
+      const peer = await durationPeer({ era, pollInterval: 1e12 });
       open.push(peer);
       const stop = new AbortController();
       const following = peer.client.tasks.result('t-1', { signal: stop.signal }).catch((error: unknown) => error);
@@ -32,7 +32,7 @@ describe("a server's pollInterval of 1e12", () => {
   }
 
   it('modern: a tools/call answered with such a task is not polled for 300 ms, and giving up cancels it', async () => {
-    const peer = await polledTaskPeer({ era: 'modern', pollInterval: 1e12 });
+    const peer = await durationPeer({ era: 'modern', pollInterval: 1e12 });
     open.push(peer);
     const stop = new AbortController();
     const calling = peer.client.callTool('slow', {}, { signal: stop.signal }).catch((error: unknown) => error);

@@ -1,20 +1,24 @@
-import { Client, type ClientOptions, MemoryTransport } from '../../../src/index.js';
+import { Client, type ClientOptions, MemoryTransport } from '../../src/index.js';
 
-/** What a {@link polledTaskPeer} answers: the era, and the numbers every task it reports carries. */
-export interface PolledTaskScript {
+/** What a {@link durationPeer} answers: the era, and the durations it hands out. */
+export interface DurationScript {
   readonly era: 'legacy' | 'modern';
   /** `pollInterval` (`pollIntervalMs` in 2026-07-28), sent as JSON carries it. */
-  readonly pollInterval: number;
+  readonly pollInterval?: number | undefined;
   /** `ttl` (`ttlMs`); `null` is unlimited. */
   readonly ttl?: number | null;
   /** The task completes on this poll (`tasks/get`); never when absent. */
   readonly completeOn?: number;
+  /** The `ttlMs` of every `tools/list` result (2026-07-28; absent when not given). */
+  readonly listTtlMs?: number;
 }
 
-export interface PolledTaskPeer {
+export interface DurationPeer {
   readonly client: Client;
   /** Every `tasks/get` that reached the server. */
   readonly polls: () => number;
+  /** Every `tools/list` that reached the server. */
+  readonly lists: () => number;
   /** Every method the client sent, in order. */
   readonly methods: string[];
   close(): Promise<void>;
@@ -23,19 +27,20 @@ export interface PolledTaskPeer {
 const STAMP = '2026-01-01T00:00:00Z';
 
 /**
- * A client over a `MemoryTransport` pair whose other end is a task server that
- * answers every request at once, so a test counts what the client's own
- * timing makes it send: it speaks just enough of either era for
- * `callTool` (2026-07-28: answered with a task) and `tasks.result()` (both
- * eras) to follow task `t-1`, whose every report carries the script's
- * `pollInterval` and `ttl`. Messages cross as JSON text, so only what JSON can
- * hold reaches the client.
+ * A client over a `MemoryTransport` pair whose other end is a server that
+ * answers every request at once with the durations the test chose, so a test
+ * counts what the client's own timing makes it send. It speaks just enough of
+ * either era for `callTool` (2026-07-28: answered with a task) and
+ * `tasks.result()` (both eras) to follow task `t-1`, whose every report carries
+ * the script's `pollInterval` and `ttl`, and for `listTools()` (its `ttlMs`).
+ * Messages cross as JSON text, so only what JSON can hold reaches the client.
  */
-export async function polledTaskPeer(script: PolledTaskScript, options: ClientOptions = {}): Promise<PolledTaskPeer> {
+export async function durationPeer(script: DurationScript, options: ClientOptions = {}): Promise<DurationPeer> {
   const [clientEnd, serverEnd] = MemoryTransport.createPair();
   const modern = script.era === 'modern';
   const methods: string[] = [];
   let polls = 0;
+  let lists = 0;
   const task = (status: string) =>
     modern
       ? {
@@ -75,6 +80,11 @@ export async function polledTaskPeer(script: PolledTaskScript, options: ClientOp
         if (!modern) return task(status);
         return { resultType: 'complete', ...task(status), ...(status === 'completed' && { result: done }) };
       }
+      case 'tools/list':
+        lists++;
+        return modern
+          ? { resultType: 'complete', tools: [], ...(script.listTtlMs !== undefined && { ttlMs: script.listTtlMs }) }
+          : { tools: [] };
       case 'tasks/result':
         return done;
       case 'tasks/cancel':
@@ -103,6 +113,7 @@ export async function polledTaskPeer(script: PolledTaskScript, options: ClientOp
   return {
     client,
     polls: () => polls,
+    lists: () => lists,
     methods,
     async close() {
       await client.close();
