@@ -1,4 +1,5 @@
 import { ClientClosedError, McpError, type Subscription, type Tool } from '@mcp/core';
+import { timerDelay } from '@mcp/core/transport';
 import type { ToolSet } from 'ai';
 import {
   buildToolSet,
@@ -242,7 +243,10 @@ class Watcher implements McpToolSetWatcher {
     if (this.#closed || this.#failed.size === 0 || this.#retry !== undefined) return;
     const firstMs = this.#options.retryMs?.firstMs ?? RELIST_RETRY_MS.firstMs;
     const maxMs = this.#options.retryMs?.maxMs ?? RELIST_RETRY_MS.maxMs;
-    const delay = Math.min(firstMs * 2 ** Math.max(0, this.#failures - 1), maxMs);
+    // NaN (an option that is no number) waits the default; past the longest wait a timer has, that wait.
+    const delay = timerDelay(Math.min(firstMs * 2 ** Math.max(0, this.#failures - 1), maxMs), {
+      fallback: RELIST_RETRY_MS.firstMs,
+    });
     this.#retry = setTimeout(() => {
       this.#retry = undefined;
       this.#relist().catch(() => {});

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { timerDelay } from '@mcp/core/transport';
 
 /**
  * Resolves true if `exited` settles within `ms`, false otherwise. The timer is
@@ -6,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
  */
 export function exitsWithin(exited: Promise<unknown>, ms: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
+    const timer = setTimeout(() => resolve(false), timerDelay(ms));
     exited.then(() => {
       clearTimeout(timer);
       resolve(true);

@@ -6,6 +6,7 @@ import {
   type Transport,
   type TransportEvent,
   type TransportHooks,
+  timerDelay,
 } from '@mcp/core/transport';
 import { childEnvironment } from './child-environment.js';
 import { LineReader } from './line-reader.js';
@@ -270,7 +271,8 @@ export class StdioTransport implements Transport, TransportHooks {
     this.#child?.stderr?.destroy();
   }
 
+  /** The grace as a timer can wait it (`timerDelay`): NaN is the default, anything past the longest wait that wait. */
   get #closeTimeout(): number {
-    return this.#options.closeTimeout ?? DEFAULT_CLOSE_TIMEOUT;
+    return timerDelay(this.#options.closeTimeout, { fallback: DEFAULT_CLOSE_TIMEOUT });
   }
 }

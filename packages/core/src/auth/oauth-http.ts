@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { AuthError } from '../errors/auth-error.js';
 import { LATEST_PROTOCOL_VERSION } from '../protocol/versions.js';
 import { lazy } from '../util/lazy.js';
-import { MAX_TIMER } from '../util/timers.js';
+import { timerDelay } from '../util/timers.js';
 import type { OAuthAnswer } from './oauth-fetch.js';
 import type { OAuthOptions, OAuthUrlPurpose } from './options.js';
 import { assertSecureEndpoint } from './secure-endpoint.js';
@@ -137,7 +137,7 @@ export class OAuthHttp {
 
 /** limits.timeout as a timer takes it: 0, Infinity (or NaN, or less than 0) mean none; longer than a timer can wait, the longest it can. */
 function timeoutOf(ms: number): number | undefined {
-  return ms > 0 && ms < Infinity ? Math.min(ms, MAX_TIMER) : undefined;
+  return ms > 0 && ms < Infinity ? timerDelay(ms) : undefined;
 }
 
 /** The fetch to use now: the injected one, else the global read at call time. */

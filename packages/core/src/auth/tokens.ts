@@ -29,15 +29,18 @@ export function toStoredTokens(
   now = Date.now(),
 ): StoredTokens {
   const refresh = response.refresh_token ?? context.previous?.refresh_token;
-  const expiresIn = Number(response.expires_in);
+  // In ms. A lifetime too long for a date (1e308 s) is no stated lifetime, as a
+  // missing one: the token is used until it is refused. Infinity would be stored
+  // as null, which no store reads back, and every request would authorize anew.
+  const lifetime = Number(response.expires_in) * 1000;
   const scope = context.requestedScope ?? context.previous?.scope;
   return {
     access_token: response.access_token,
     token_type: response.token_type,
     client_id: context.clientId,
     ...(refresh !== undefined && { refresh_token: refresh }),
-    ...(Number.isFinite(expiresIn) &&
-      expiresIn > 0 && { expires_at: now + expiresIn * 1000 - Math.min(EXPIRY_MARGIN_MS, expiresIn * 500) }),
+    ...(Number.isFinite(lifetime) &&
+      lifetime > 0 && { expires_at: now + lifetime - Math.min(EXPIRY_MARGIN_MS, lifetime / 2) }),
     ...(scope !== undefined && { scope }),
   };
 }

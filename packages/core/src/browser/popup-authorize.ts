@@ -1,13 +1,17 @@
 import type { AuthorizeHandler } from '../auth/options.js';
 import { AuthError } from '../errors/auth-error.js';
+import { timerDelay } from '../util/timers.js';
 import { assertBrowsable } from './browsable-url.js';
 
 /** The `type` of the message the callback page posts to its opener (see `postAuthorizationResponse`). */
 export const CALLBACK_MESSAGE = 'mcp-oauth-callback';
 
+/** How long the user has to finish in the popup unless told otherwise, in ms. */
+const DEFAULT_POPUP_TIMEOUT = 300_000;
+
 /** Options of {@link popupAuthorize}. */
 export interface PopupOptions {
-  /** How long the user has to finish, in ms (default 5 minutes). */
+  /** How long the user has to finish, in ms (default 5 minutes; longer than a timer can wait, the longest it can). */
   readonly timeoutMs?: number;
   /** `window.open` features (default a 520×680 popup). */
   readonly features?: string;
@@ -21,7 +25,7 @@ export interface PopupOptions {
  * popups opened without a user gesture.
  */
 export function popupAuthorize({
-  timeoutMs = 300_000,
+  timeoutMs = DEFAULT_POPUP_TIMEOUT,
   features = 'popup,width=520,height=680',
 }: PopupOptions = {}): AuthorizeHandler {
   return (authorizationUrl) =>
@@ -50,11 +54,14 @@ export function popupAuthorize({
         finish();
         reject(new AuthError('authorization_abandoned', 'the authorization window was closed before it finished'));
       }, 250);
-      const timer = setTimeout(() => {
-        finish();
-        popup.close();
-        reject(new AuthError('authorization_abandoned', 'the authorization timed out'));
-      }, timeoutMs);
+      const timer = setTimeout(
+        () => {
+          finish();
+          popup.close();
+          reject(new AuthError('authorization_abandoned', 'the authorization timed out'));
+        },
+        timerDelay(timeoutMs, { fallback: DEFAULT_POPUP_TIMEOUT }),
+      );
       window.addEventListener('message', onMessage);
     });
 }

@@ -1,4 +1,4 @@
-import { MAX_TIMER } from '../util/timers.js';
+import { timerDelay } from '../util/timers.js';
 import type { Progress } from './options.js';
 
 /** One request waiting for its response. */
@@ -47,7 +47,7 @@ export class Deadlines {
    */
   start(ms: number | undefined, expire: () => void, now = performance.now()): Deadline | undefined {
     if (ms === undefined || !Number.isFinite(ms) || ms <= 0) return undefined;
-    const span = Math.min(ms, MAX_TIMER);
+    const span = timerDelay(ms);
     const deadline: Deadline = { at: now + span, span, expire, slot: this.#live.length };
     this.#live.push(deadline);
     this.#arm(deadline.at);
@@ -92,7 +92,7 @@ export class Deadlines {
     }
     clearTimeout(this.#timer);
     this.#due = at;
-    this.#timer = setTimeout(this.#fire, Math.max(0, at - performance.now()));
+    this.#timer = setTimeout(this.#fire, timerDelay(at - performance.now()));
   }
 
   readonly #fire = (): void => {
@@ -112,7 +112,7 @@ export class Deadlines {
 export async function within(work: Promise<unknown>, ms: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const grace = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
+    timer = setTimeout(resolve, timerDelay(ms));
   });
   await Promise.race([work.then(noop, noop), grace]);
   clearTimeout(timer);

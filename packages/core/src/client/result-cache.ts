@@ -16,7 +16,8 @@ const INVALIDATES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * Results kept while their `ttlMs` says they are fresh, keyed by method and
+ * Results kept while their `ttlMs` says they are fresh (an hour at most,
+ * `MAX_CACHE_TTL_MS`), keyed by method and
  * params (each page of a list on its own). Absent or non-positive TTLs — every
  * legacy server — are not kept. `private` entries are served only to the same
  * credentials. Change notifications drop what they make stale. At most

@@ -31,8 +31,19 @@ export const CacheHintsSchema = v.looseObject({ ...cacheEntries });
 /** The output type of {@link CacheHintsSchema}: a value it parsed. */
 export type CacheHints = v.InferOutput<typeof CacheHintsSchema>;
 
-/** How long a result stays fresh, in ms: absent or negative means 0 (2026-07-28 §Caching). */
+/**
+ * The longest a cached result stays fresh, in ms (1 hour), whatever `ttlMs` says.
+ * The spec sets no ceiling: without one a server's `ttlMs: 1e308` would keep a
+ * result for the life of the process, stale however the data changes where no
+ * change notification reaches the client.
+ */
+export const MAX_CACHE_TTL_MS = 3_600_000;
+
+/**
+ * How long a result stays fresh, in ms (2026-07-28 §Caching): absent, negative
+ * or not a finite number means 0, and no longer than {@link MAX_CACHE_TTL_MS}.
+ */
 export function freshnessMs(hints: { readonly ttlMs?: number | undefined }): number {
   const ttl = hints.ttlMs ?? 0;
-  return Number.isFinite(ttl) && ttl > 0 ? ttl : 0;
+  return Number.isFinite(ttl) && ttl > 0 ? Math.min(ttl, MAX_CACHE_TTL_MS) : 0;
 }

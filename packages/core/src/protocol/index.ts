@@ -12,6 +12,7 @@ export {
   type CacheScope,
   CacheScopeSchema,
   freshnessMs,
+  MAX_CACHE_TTL_MS,
 } from './cache.js';
 export { type CancelledNotificationParams, CancelledNotificationParamsSchema } from './cancellation.js';
 export {

@@ -7,6 +7,7 @@
  */
 
 export type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+export { type DelayBounds, MAX_TIMER, timerDelay } from '../util/timers.js';
 export type { AuthProvider, AuthRequest } from './auth-provider.js';
 export { MessageQueue } from './message-queue.js';
 export {

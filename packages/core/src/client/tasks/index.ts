@@ -24,10 +24,14 @@ import type { Polled, TaskCallOptions, TaskSession, TaskWire } from './task-wire
 export type { TaskStartOptions, Tasks } from './task-api.js';
 export type { TaskSession } from './task-wire.js';
 
-/** The poll interval when the server suggests none, in ms. */
-const DEFAULT_POLL_INTERVAL = 1000;
-/** The shortest wait between two polls, in ms, whatever the server suggests: a `pollInterval` of 0 must not spin. */
-const MIN_POLL_INTERVAL = 10;
+/**
+ * The wait between two polls of a task, in ms: the server's `pollInterval`
+ * (`pollIntervalMs` in 2026-07-28) within these bounds, 1 s when it suggests none.
+ * The floor keeps a `pollInterval` of 0 from spinning; the ceiling keeps one of
+ * 1e12 (past what a timer can wait, so it would fire at once) or of a year from
+ * leaving the task unwatched. A task that needs longer is simply polled more often.
+ */
+export const POLL_INTERVAL = { min: 10, max: 60_000, fallback: 1000 } as const;
 
 /**
  * Tasks, an on-demand module the Session loads the first time a server
@@ -214,7 +218,7 @@ export class TaskClient implements Tasks {
             for (const [key] of open) answered.add(key);
             await wire.update(taskId, answers, polls);
           } else {
-            await sleep(Math.max(MIN_POLL_INTERVAL, task.pollInterval ?? DEFAULT_POLL_INTERVAL), signal);
+            await sleep(task.pollInterval, signal, POLL_INTERVAL);
           }
           polled = await wire.get(taskId, polls);
         }

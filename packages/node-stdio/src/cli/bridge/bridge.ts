@@ -13,6 +13,7 @@ import {
   StreamableHttpTransport,
   type Subscription,
 } from '@mcp/core';
+import { timerDelay } from '@mcp/core/transport';
 import { LineReader } from '../../line-reader.js';
 import { EXIT_INTERRUPTED } from '../error-line.js';
 import type { OutputStream } from '../format.js';
@@ -353,7 +354,8 @@ class Bridge {
    * than `--timeout`, else {@link RELAY_TIMEOUT}.
    */
   #ask(method: string, params: unknown, signal?: AbortSignal): Promise<Record<string, unknown>> {
-    const ms = this.#command.timeout ?? RELAY_TIMEOUT;
+    // `--timeout` has no ceiling of its own: past the longest wait a timer has, it fires at once.
+    const ms = timerDelay(this.#command.timeout, { fallback: RELAY_TIMEOUT });
     const timeout = new AbortController();
     const timer = setTimeout(
       () =>

@@ -8,6 +8,7 @@
  * it is cut to the width left on the line.
  */
 import type { Progress } from '@mcp/core';
+import { timerDelay } from '@mcp/core/transport';
 import type { OutputStream } from '../format.js';
 import { terminalText } from '../terminal-text.js';
 
@@ -96,7 +97,7 @@ function terminalReporter(stderr: OutputStream, clock: ReporterClock): ProgressR
       if (suspended || timer !== undefined) return;
       const wait = lastDraw + REDRAW_INTERVAL_MS - clock.now();
       if (wait <= 0) draw();
-      else timer = clock.setTimeout(draw, wait);
+      else timer = clock.setTimeout(draw, timerDelay(wait));
     },
     clear() {
       cancelTimer();

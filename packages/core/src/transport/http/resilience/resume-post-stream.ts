@@ -52,7 +52,7 @@ export async function resumePostStream(stream: BrokenPostStream): Promise<void> 
     if (attempt >= maxAttempts) {
       throw new LimitError('maxResumeAttempts', maxAttempts, `${ended}; resumed ${attempt} times`, { cause: broken });
     }
-    if (retryMs !== undefined) await sleep(Math.min(retryMs, MAX_SSE_RETRY), signal);
+    if (retryMs !== undefined) await sleep(retryMs, signal, { max: MAX_SSE_RETRY });
     const headers = stream.headers();
     // Once the stream's session is gone (renewed, or expired), so is the stream;
     // its request may have run, so it is not sent again.

@@ -1,6 +1,7 @@
 import { LimitError } from '../../../errors/limit-error.js';
 import { backoffDelay, sleep } from '../../../util/backoff.js';
 import { discard } from '../../../util/read-body.js';
+import { timerDelay } from '../../../util/timers.js';
 import type { RetryOptions } from '../options.js';
 import { DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY, parseRetryAfter } from './backoff.js';
 import { networkFailure } from './network-failure.js';
@@ -36,7 +37,8 @@ export async function afterFailedAttempt(
   url: URL,
   retry: RetryOptions = {},
 ): Promise<Response | undefined> {
-  const maxDelay = retry.maxDelay ?? DEFAULT_MAX_DELAY;
+  // As a timer can wait: Infinity is the longest wait there is, NaN the default.
+  const maxDelay = timerDelay(retry.maxDelay, { fallback: DEFAULT_MAX_DELAY });
   const retriesLeft = attempt < (retry.maxRetries ?? 0);
   let retryAfter: number | undefined;
   if ('response' in failed) {

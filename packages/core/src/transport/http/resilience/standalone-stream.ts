@@ -3,6 +3,7 @@ import { LimitError } from '../../../errors/limit-error.js';
 import { TransportError } from '../../../errors/transport-error.js';
 import { backoffDelay, sleep } from '../../../util/backoff.js';
 import { linkedSignal } from '../../../util/linked-signal.js';
+import { timerDelay } from '../../../util/timers.js';
 import { type EventStreamTarget, readMessages, type SseCursor } from '../event-stream/index.js';
 import type { Requester } from '../http-request.js';
 import type { StreamReconnectOptions } from '../options.js';
@@ -44,11 +45,12 @@ const SHORTEST_IDLE_STREAM = 10_000;
  */
 export async function runStandaloneStream(context: StandaloneStreamContext): Promise<void> {
   const { http, sse, signal } = context;
-  const minDelay = context.reconnect?.minDelay ?? MIN_REOPEN_DELAY;
+  // NaN is no floor the app meant: the default stands, so a server's `retry: 0` cannot make the stream spin.
+  const minDelay = timerDelay(context.reconnect?.minDelay, { fallback: MIN_REOPEN_DELAY });
   const maxFailures = context.reconnect?.maxFailures ?? MAX_FAILURES;
   const cursor: SseCursor = { answered: false };
   /** The wait before the next opening: the server's `retry:`, clamped. */
-  const pause = () => Math.max(minDelay, Math.min(cursor.retryMs ?? 0, MAX_SSE_RETRY));
+  const pause = () => timerDelay(Math.min(cursor.retryMs ?? 0, MAX_SSE_RETRY), { min: minDelay });
   let failures = 0;
   let first = context.first;
   while (!signal.aborted) {
