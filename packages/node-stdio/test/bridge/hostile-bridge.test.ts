@@ -170,9 +170,10 @@ describe.each(['legacy', 'modern'] as const)('behind mcp bridge (%s era)', (era)
     );
     // Legacy: the remote hears the error and says so in its answer. 2026-07-28: the input round fails,
     // and so does the call, with the bridge's error.
-    if (era === 'legacy') expect(JSON.parse(outcome as string)).toMatchObject({ code: -32603 });
-    else expect(outcome).toMatchObject({ code: -32603, message: expect.stringContaining('bridge:') });
+    const refusal = { code: -32603, message: expect.stringContaining('bridge: request not serialisable') };
+    expect(era === 'legacy' ? JSON.parse(outcome as string) : outcome).toMatchObject(refusal);
     expect(sampled).toBe(0);
+    expect(behind.stderr()).toContain('did not ask the local client sampling/createMessage');
     await expectSurvived(behind);
   });
 
