@@ -68,6 +68,15 @@ export const SHAPE_FAULTS = {
       return listWith(ctx, tools);
     },
   },
+  'deep-error': {
+    family: 'json-shapes',
+    summary: 'a JSON-RPC error whose data nests 100,000 arrays deep',
+    call: (ctx) =>
+      sendBody(
+        ctx,
+        `{"jsonrpc":"2.0","id":${JSON.stringify(ctx.message.id)},"error":{"code":-32000,"message":"deep","data":${deepJson()}}}`,
+      ),
+  },
   'deep-notification': {
     family: 'json-shapes',
     summary: "a notifications/message whose data nests 100,000 arrays deep on the call's stream, then the answer",

@@ -239,6 +239,13 @@ describe.each(['legacy', 'modern'] as const)('behind mcp bridge (%s era)', (era)
 describe('behind mcp bridge (legacy era; the bridge does the same for 2026-07-28)', () => {
   const era = 'legacy';
 
+  it(`a JSON-RPC error whose data nests 100,000 arrays deep is answered with -32603 "${NOT_SERIALISABLE}"; the next call works`, async () => {
+    const behind = await behindBridge('deep-error', era);
+    const error = await callHostile(behind.client).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: -32603, message: expect.stringContaining(NOT_SERIALISABLE) });
+    await expectSurvived(behind);
+  });
+
   it(`a tools/list page of ${HUGE_PAGE_TOOLS.toLocaleString('en')} tools (5 MiB) reaches the local client whole; memory stays bounded`, async () => {
     const behind = await behindBridge('huge-page', era);
     const { tools } = await behind.client.listTools(undefined, { timeout: CALL_TIMEOUT });
