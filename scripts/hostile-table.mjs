@@ -18,7 +18,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const SUITE = ['packages/core/test/hostile', 'packages/node-stdio/test/hostile-stdio.test.ts'];
+const SUITE = [
+  'packages/core/test/hostile',
+  'packages/node-stdio/test/hostile-stdio.test.ts',
+  'packages/node-stdio/test/bridge/hostile-bridge.test.ts',
+];
 
 /** The option interfaces whose numeric members are limits, by file. */
 const LIMIT_SOURCES = [
@@ -51,6 +55,7 @@ const FAMILY_ORDER = [
   'http+sse',
   'leaks',
   'stdio frames',
+  'behind mcp bridge',
 ];
 
 const START = '<!-- hostile-table:start -->';
@@ -94,13 +99,18 @@ function runSuite() {
   }
 }
 
-/** `bombs (legacy era)` → family `bombs`, where `HTTP, legacy`; the stdio file gets its own family. */
+/**
+ * `bombs (legacy era)` → family `bombs`, where `HTTP, legacy`; the stdio file
+ * gets its own family; the bridge file's family is its describe's, where the
+ * remote is on HTTP behind `mcp bridge`.
+ */
 function placeOf(file, ancestors) {
-  const stdio = file.includes('node-stdio');
+  const bridge = file.includes('hostile-bridge');
+  const stdio = file.includes('node-stdio') && !bridge;
   const top = ancestors[0] ?? '';
   const era = /\((legacy|modern) era\b/.exec(top)?.[1] ?? (/2026-07-28/.test(top) ? 'modern' : undefined);
   const family = stdio ? 'stdio frames' : top.replace(/\s*\(.*\)\s*$/, '');
-  const transport = stdio ? 'stdio' : 'HTTP';
+  const transport = stdio ? 'stdio' : bridge ? 'bridge → HTTP' : 'HTTP';
   if (/2024-11-05/.test(top)) return { family, where: 'HTTP+SSE 2024-11-05' };
   const where = era === undefined ? transport : `${transport} ${era === 'modern' ? '2026-07-28' : 'legacy'}`;
   return { family, where };

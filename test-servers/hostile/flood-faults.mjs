@@ -1,5 +1,5 @@
 import { resultLine, textResult } from './handshake.mjs';
-import { sleep, sseEvent, stall, startSse, write } from './wire.mjs';
+import { sendBody, sleep, sseEvent, stall, startSse, write } from './wire.mjs';
 
 /** Floods: more messages, faster, than any handler keeps up with, or forever. */
 
@@ -11,6 +11,24 @@ const PER_TICK = 100;
 export const REQUEST_FLOOD = 1000;
 /** Interval of `progress-forever`'s progress notifications, in ms. */
 const PROGRESS_INTERVAL_MS = 50;
+/** Requests `server-request-flood` sends at once unless `arguments.count` says otherwise. */
+export const SERVER_REQUEST_FLOOD = 400;
+/** How long `server-request-flood` waits for the replies before it answers the call. */
+const REPLY_WAIT_MS = 10_000;
+
+/** What `server-request-flood` asks, in turn: what a client is asked on a user's behalf, and ping. */
+const ASKED = [
+  {
+    method: 'sampling/createMessage',
+    params: { messages: [{ role: 'user', content: { type: 'text', text: 'flood' } }], maxTokens: 10 },
+  },
+  {
+    method: 'elicitation/create',
+    params: { mode: 'form', message: 'flood', requestedSchema: { type: 'object', properties: {} } },
+  },
+  { method: 'roots/list', params: {} },
+  { method: 'ping' },
+];
 
 /** Writes the flood on an open SSE stream at 10,000/s; false if the client left first. */
 async function flood(ctx) {
@@ -58,6 +76,35 @@ export const FLOOD_FAULTS = {
         if (!(await write(ctx.res, ctx.stats, event))) return;
         await sleep(PROGRESS_INTERVAL_MS);
       }
+    },
+  },
+  'server-request-flood': {
+    family: 'floods',
+    summary: `${SERVER_REQUEST_FLOOD} sampling, elicitation, roots and ping requests at once (legacy: on the call's stream; 2026-07-28: input requests, without ping); answers with how many got a result, an error or nothing (arguments.count)`,
+    call: async (ctx) => {
+      const count = Number(ctx.message.params?.arguments?.count ?? SERVER_REQUEST_FLOOD);
+      if (ctx.era === 'modern') {
+        const responses = ctx.message.params?.inputResponses;
+        if (responses !== undefined) {
+          const text = JSON.stringify({ answered: Object.keys(responses).length });
+          return sendBody(ctx, resultLine(ctx.message.id, JSON.stringify(textResult(text, 'modern'))));
+        }
+        const inputRequests = {};
+        for (let index = 0; index < count; index++) inputRequests[`ask-${index}`] = ASKED[index % 3];
+        const result = { resultType: 'input_required', inputRequests };
+        return sendBody(ctx, resultLine(ctx.message.id, JSON.stringify(result)));
+      }
+      startSse(ctx.res);
+      const ids = Array.from({ length: count }, (_, index) => `flood-${ctx.endpointId}-${index}`);
+      const replies = ids.map((id) => ctx.awaitAnswer(id, REPLY_WAIT_MS));
+      const batch = ids.map((id, index) => sseEvent(JSON.stringify({ jsonrpc: '2.0', id, ...ASKED[index % 4] })));
+      if (!(await write(ctx.res, ctx.stats, batch.join('')))) return;
+      const answers = await Promise.all(replies);
+      const tally = { result: 0, error: 0, none: 0 };
+      for (const answer of answers) tally[answer === undefined ? 'none' : 'error' in answer ? 'error' : 'result']++;
+      const answer = resultLine(ctx.message.id, JSON.stringify(textResult(JSON.stringify(tally), ctx.era)));
+      await write(ctx.res, ctx.stats, sseEvent(answer));
+      ctx.res.end();
     },
   },
   'request-flood': {

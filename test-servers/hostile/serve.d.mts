@@ -52,5 +52,9 @@ export const INPUT_FLOOD_REQUESTS: number;
 export const ENDLESS_CAP_BYTES: number;
 /** Requests `request-flood` sends at once. */
 export const REQUEST_FLOOD: number;
+/** Sampling, elicitation, roots and ping requests `server-request-flood` sends at once by default. */
+export const SERVER_REQUEST_FLOOD: number;
+/** Tools on the one page of `huge-page`. */
+export const HUGE_PAGE_TOOLS: number;
 /** The response shapes `odd-response` sends, by `arguments.kind`. */
 export const ODD_RESPONSES: Readonly<Record<string, string | null>>;

@@ -1,6 +1,6 @@
-import { resultLine, TOOLS } from './handshake.mjs';
-import { deepNotSchema, deepResult, protoResult, protoTool, wideResult, wideSchema } from './payloads.mjs';
-import { sendBody } from './wire.mjs';
+import { resultLine, TOOLS, textResult } from './handshake.mjs';
+import { deepJson, deepNotSchema, deepResult, protoResult, protoTool, wideResult, wideSchema } from './payloads.mjs';
+import { sendBody, sseEvent, startSse, write } from './wire.mjs';
 
 /** JSON shapes: deep and wide values and schemas, prototype keys, endless pagination. */
 
@@ -8,6 +8,12 @@ import { sendBody } from './wire.mjs';
 export const DEEP_SCHEMA_LEVELS = 36;
 /** Properties of the `wide-schema` tool's input schema. */
 export const WIDE_SCHEMA_PROPERTIES = 100_000;
+/** Tools on the one page of `huge-page`: under any item bound a client may set, each with a long description. */
+export const HUGE_PAGE_TOOLS = 5000;
+/** Characters of each `huge-page` tool's description: the page is about 5 MiB. */
+const HUGE_PAGE_DESCRIPTION = 1000;
+/** How long `deep-request` waits for the client's answer before it gives up. */
+const ANSWER_WAIT_MS = 5000;
 
 /** `tools/list` answered with `TOOLS` plus `extra` (JSON text of tool objects). */
 function listWith(ctx, extra) {
@@ -50,6 +56,63 @@ export const SHAPE_FAULTS = {
     summary: `a tool whose input schema has ${WIDE_SCHEMA_PROPERTIES.toLocaleString('en')} properties`,
     list: (ctx) =>
       listWith(ctx, [JSON.stringify({ name: 'wide-schema', inputSchema: wideSchema(WIDE_SCHEMA_PROPERTIES) })]),
+  },
+  'huge-page': {
+    family: 'json-shapes',
+    summary: `tools/list whose one page holds ${HUGE_PAGE_TOOLS.toLocaleString('en')} tools of ${HUGE_PAGE_DESCRIPTION}-character descriptions (about 5 MiB)`,
+    list: (ctx) => {
+      const description = 'd'.repeat(HUGE_PAGE_DESCRIPTION);
+      const tools = Array.from({ length: HUGE_PAGE_TOOLS }, (_, index) =>
+        JSON.stringify({ name: `tool-${index}`, description, inputSchema: { type: 'object' } }),
+      );
+      return listWith(ctx, tools);
+    },
+  },
+  'deep-error': {
+    family: 'json-shapes',
+    summary: 'a JSON-RPC error whose data nests 100,000 arrays deep',
+    call: (ctx) =>
+      sendBody(
+        ctx,
+        `{"jsonrpc":"2.0","id":${JSON.stringify(ctx.message.id)},"error":{"code":-32000,"message":"deep","data":${deepJson()}}}`,
+      ),
+  },
+  'deep-notification': {
+    family: 'json-shapes',
+    summary: "a notifications/message whose data nests 100,000 arrays deep on the call's stream, then the answer",
+    call: async (ctx) => {
+      startSse(ctx.res);
+      const notification = `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"deep","data":${deepJson()}}}`;
+      if (!(await write(ctx.res, ctx.stats, sseEvent(notification)))) return;
+      const answer = resultLine(ctx.message.id, JSON.stringify(textResult('after the deep notification', ctx.era)));
+      await write(ctx.res, ctx.stats, sseEvent(answer));
+      ctx.res.end();
+    },
+  },
+  'deep-request': {
+    family: 'json-shapes',
+    summary:
+      "a sampling/createMessage request whose metadata nests 100,000 arrays deep (legacy: on the call's stream; 2026-07-28: an input request), then the client's reply as the answer",
+    call: async (ctx) => {
+      const params = `{"messages":[{"role":"user","content":{"type":"text","text":"deep"}}],"maxTokens":10,"metadata":{"deep":${deepJson()}}}`;
+      if (ctx.era === 'modern') {
+        const responses = ctx.message.params?.inputResponses;
+        const result =
+          responses === undefined
+            ? `{"resultType":"input_required","inputRequests":{"deep":{"method":"sampling/createMessage","params":${params}}}}`
+            : JSON.stringify(textResult(JSON.stringify(responses), 'modern'));
+        return sendBody(ctx, resultLine(ctx.message.id, result));
+      }
+      startSse(ctx.res);
+      const id = `deep-${ctx.endpointId}-${ctx.stats.requests.length}`;
+      const reply = ctx.awaitAnswer(id, ANSWER_WAIT_MS);
+      const request = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"sampling/createMessage","params":${params}}`;
+      if (!(await write(ctx.res, ctx.stats, sseEvent(request)))) return;
+      const answered = await reply;
+      const text = JSON.stringify(answered?.result ?? answered?.error ?? 'no answer');
+      await write(ctx.res, ctx.stats, sseEvent(resultLine(ctx.message.id, JSON.stringify(textResult(text, ctx.era)))));
+      ctx.res.end();
+    },
   },
   'endless-pages': {
     family: 'json-shapes',

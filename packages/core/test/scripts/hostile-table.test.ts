@@ -39,6 +39,25 @@ describe('pnpm hostile-table', () => {
     expect(run.status).toBe(1);
   });
 
+  it('places the cases behind mcp bridge in their own family, on the bridge in front of HTTP, per era', () => {
+    const file = '/work/packages/node-stdio/test/bridge/hostile-bridge.test.ts';
+    const title = 'a tool result nested 100,000 arrays deep is answered with -32603; the next call works';
+    const run = table([
+      {
+        name: file,
+        status: 'passed',
+        assertionResults: ['legacy', 'modern'].map((era) => ({
+          ancestorTitles: [`behind mcp bridge (${era} era)`],
+          title,
+          status: 'passed',
+        })),
+      },
+    ]);
+    expect(run.stdout).toContain(
+      '| behind mcp bridge | a tool result nested 100,000 arrays deep | is answered with -32603; the next call works | bridge → HTTP legacy, bridge → HTTP 2026-07-28 | yes |',
+    );
+  });
+
   it('lists the loopback redirect timeout with its default, and not its port (which bounds nothing)', () => {
     const run = table([]);
     expect(run.status).toBe(0);

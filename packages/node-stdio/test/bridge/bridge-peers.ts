@@ -2,19 +2,66 @@
  * What the bridge tests talk to: the HTTP reference servers and the fault
  * server (test-servers/http, both eras), the built `mcp` bin spawned as
  * `mcp bridge <url>`, and the official SDK's stdio client in front of it.
+ * Every bridge spawned here runs with crash-guard.mjs preloaded, and a test
+ * after which one of them crashed (an unhandled rejection or an uncaught
+ * exception) fails.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { Stream } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { afterEach, expect } from 'vitest';
 import { createFaultScenario, readFaultStats } from '../../../../runtimes/faults.js';
 // @ts-expect-error test-servers/http is plain JS without declarations
 import { startHttpServers as startHttpServersJs } from '../../../../test-servers/http/serve.mjs';
 import { Client as SdkClient } from '../../../../test-servers/node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js';
 import { StdioClientTransport } from '../../../../test-servers/node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.js';
 
+import { CRASH_MARKER } from './crash-guard.mjs';
+
 export { SdkClient };
 
 /** The bin under test: `pnpm --filter @mcp/node-stdio build` first. */
 export const bin = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+/** `node` arguments before the bin: the crash guard, preloaded. */
+const guarded = ['--import', new URL('./crash-guard.mjs', import.meta.url).href];
+
+/** How long a bridge still running after its test may take to end (or crash) before it is checked anyway. */
+const CRASH_GRACE_MS = 1000;
+
+/** A bridge spawned by the current test: what it wrote on stderr, and when its stderr ended. */
+interface Spawned {
+  readonly stderr: () => string;
+  readonly ended: Promise<void>;
+}
+const spawned: Spawned[] = [];
+
+/** The crash guard's report in `stderr`, or undefined when there is none. */
+export function crashReport(stderr: string): string | undefined {
+  const at = stderr.indexOf(CRASH_MARKER);
+  return at === -1 ? undefined : stderr.slice(at);
+}
+
+// Registered for every file that imports this one: a crash fails the test that spawned the bridge.
+afterEach(async () => {
+  const bridges = spawned.splice(0);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const grace = new Promise((resolve) => {
+    timer = setTimeout(resolve, CRASH_GRACE_MS);
+  });
+  await Promise.race([Promise.all(bridges.map(({ ended }) => ended)), grace]);
+  clearTimeout(timer);
+  for (const bridge of bridges) expect(crashReport(bridge.stderr()), 'the bridge process crashed').toBeUndefined();
+});
+
+/** Watches a bridge's stderr for the crash guard's report until the test ends. */
+function watch(stderr: Stream | null | undefined, collected: () => string): void {
+  const ended = new Promise<void>((resolve) => {
+    if (!stderr) resolve();
+    else stderr.once('close', () => resolve()).once('end', () => resolve());
+  });
+  spawned.push({ stderr: collected, ended });
+}
 
 /** What `startHttpServers()` resolves to (test-servers/README.md, "HTTP"). */
 export interface HttpServers {
@@ -58,7 +105,7 @@ export async function sdkThroughBridge(
 ) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [bin, 'bridge', ...bridgeArgs],
+    args: [...guarded, bin, 'bridge', ...bridgeArgs],
     env: { PATH: process.env.PATH ?? '', ...env },
     stderr: 'pipe',
   });
@@ -66,13 +113,14 @@ export async function sdkThroughBridge(
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
+  watch(transport.stderr, () => stderr);
   const client = new SdkClient({ name: 'sdk-ide', version: '1.0.0' }, { capabilities });
   return { client, transport, stderr: () => stderr };
 }
 
 /** The bridge with raw pipes, for what a well-behaved client never sends. */
 export function rawBridge(bridgeArgs: readonly string[], env: Record<string, string> = {}) {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [bin, 'bridge', ...bridgeArgs], {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [...guarded, bin, 'bridge', ...bridgeArgs], {
     env: { PATH: process.env.PATH ?? '', ...env },
   });
   let stdout = '';
@@ -86,6 +134,7 @@ export function rawBridge(bridgeArgs: readonly string[], env: Record<string, str
     stderr += chunk.toString();
     for (const wake of waiters.splice(0)) wake();
   });
+  watch(child.stderr, () => stderr);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const messages = () =>
     stdout

@@ -186,7 +186,8 @@ class Bridge {
 
   #request(id: RequestId, method: string, params: Record<string, unknown>): void {
     if (method === 'initialize') {
-      void this.#initialize(id, params);
+      // The local client has its answer by the time this can fail: only giving up a connection is left.
+      this.#initialize(id, params).catch((error: unknown) => this.#log(`initialize: ${messageOf(error)}`));
       return;
     }
     // A ping is between the local client and the bridge: answered here, whatever the remote does.

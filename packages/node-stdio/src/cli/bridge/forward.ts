@@ -24,7 +24,8 @@ type Forward = (context: ForwardContext, params: Params, options: CallOptions) =
 /** Sends the request as it came and hands back the raw result: pagination, `_meta` and unknown fields pass through. */
 const raw =
   (method: string): Forward =>
-  ({ client }, params, options) =>
+  // Async, as every forward is: whatever goes wrong reaches the caller as a rejection, never as a throw.
+  async ({ client }, params, options) =>
     client.request(method, params, options);
 
 /**

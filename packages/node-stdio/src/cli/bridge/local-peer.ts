@@ -22,11 +22,25 @@ export interface PeerOutput extends OutputStream {
   readonly writableLength?: number;
 }
 
+/**
+ * What stands in for an answer that cannot be written as JSON text. A value
+ * the remote server sent may nest deeper than `JSON.stringify` can recurse (a
+ * few thousand levels, where parsing it took none of the stack), or make a
+ * line longer than a string can be.
+ */
+export const NOT_SERIALISABLE: ErrorObject = {
+  code: ErrorCode.InternalError,
+  message: 'bridge: result not serialisable',
+};
+
+/** Why a message could not be written, for stderr. */
+const UNWRITABLE = 'not serialisable (nested too deep for JSON.stringify, or too long)';
+
 /** Options of {@link LocalPeer}. */
 export interface LocalPeerOptions {
   /** Bytes waiting unread past which notifications are dropped (default {@link DEFAULT_MAX_QUEUED_OUTPUT}). */
   readonly maxQueuedOutput?: number;
-  /** Told once per episode of dropping. */
+  /** Told what was not written as it came, for stderr: once per episode of dropping, and each message that could not be written. */
   readonly onDrop?: (message: string) => void;
 }
 
@@ -41,7 +55,9 @@ interface Pending {
  * server, so we answer its requests and send it notifications, and we also ask
  * it things (sampling, elicitation, roots) on the remote server's behalf. One
  * JSON-RPC message per line on stdout (2025-11-25, Transports, stdio); nothing
- * else may go there.
+ * else may go there. No method throws: a message that cannot be written is
+ * replaced (an answer), dropped (a notification) or failed (a request of
+ * ours), and the bridge goes on serving.
  */
 export class LocalPeer {
   readonly #out: PeerOutput;
@@ -60,11 +76,11 @@ export class LocalPeer {
   }
 
   respond(id: RequestId, result: Record<string, unknown>): void {
-    this.#write({ jsonrpc: '2.0', id, result });
+    this.#answer(id, { result });
   }
 
   fail(id: RequestId | null, error: ErrorObject): void {
-    this.#write({ jsonrpc: '2.0', id, error });
+    this.#answer(id, { error });
   }
 
   notify(method: string, params?: Readonly<Record<string, unknown>>): void {
@@ -79,7 +95,9 @@ export class LocalPeer {
       return;
     }
     this.#dropping = false;
-    this.#write({ jsonrpc: '2.0', method, ...(params && { params }) });
+    if (!this.#write({ jsonrpc: '2.0', method, ...(params && { params }) })) {
+      this.#onDrop?.(`dropped ${method}: ${UNWRITABLE}`);
+    }
   }
 
   /**
@@ -110,7 +128,10 @@ export class LocalPeer {
           reject(error);
         },
       });
-      this.#write({ jsonrpc: '2.0', id, method, ...(params !== undefined && { params }) });
+      if (this.#write({ jsonrpc: '2.0', id, method, ...(params !== undefined && { params }) })) return;
+      this.#onDrop?.(`did not ask the local client ${method}: ${UNWRITABLE}; the remote server gets an error`);
+      this.#pending.get(id)?.reject(new RpcError(ErrorCode.InternalError, 'bridge: request not serialisable'));
+      this.#pending.delete(id);
     });
   }
 
@@ -138,10 +159,35 @@ export class LocalPeer {
     this.#pending.clear();
   }
 
-  #write(message: Record<string, unknown>): void {
-    if (this.#closed) return;
-    this.#out.write(`${JSON.stringify(message)}\n`);
+  /** The answer to request `id`, or {@link NOT_SERIALISABLE} in its place when it cannot be written. */
+  #answer(id: RequestId | null, body: { result: Record<string, unknown> } | { error: ErrorObject }): void {
+    if (this.#write({ jsonrpc: '2.0', id, ...body })) return;
+    this.#onDrop?.(`the answer to request ${excerpt(id)} is ${UNWRITABLE}; sent "${NOT_SERIALISABLE.message}" instead`);
+    this.#write({ jsonrpc: '2.0', id, error: NOT_SERIALISABLE });
   }
+
+  /**
+   * Writes `message` as one line; false, writing nothing, when it has no JSON
+   * text. Every message the bridge sends comes through here, so what the
+   * remote server sent can make no write throw.
+   */
+  #write(message: Record<string, unknown>): boolean {
+    if (this.#closed) return true;
+    let line: string;
+    try {
+      line = `${JSON.stringify(message)}\n`;
+    } catch {
+      return false;
+    }
+    this.#out.write(line);
+    return true;
+  }
+}
+
+/** A request id for stderr: a string id is the local client's own, of any length. */
+function excerpt(id: RequestId | null): string {
+  const text = JSON.stringify(id);
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
