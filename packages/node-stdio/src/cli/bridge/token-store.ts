@@ -135,7 +135,8 @@ export class FileOAuthStore implements OAuthStore {
       await this.#endRefresh();
       await this.#prepareDirectory();
       const release = await takeLock(`${this.file}.refresh.lock`, this.#lockWaitMs);
-      const timer = setTimeout(() => void this.#endRefresh(), REFRESH_HOLD);
+      // A release that fails here (the lock moved under us) leaves a lock the next bridge takes over once stale.
+      const timer = setTimeout(() => this.#endRefresh().catch(() => {}), REFRESH_HOLD);
       timer.unref();
       this.#refreshing = async () => {
         clearTimeout(timer);
