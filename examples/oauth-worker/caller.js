@@ -1,6 +1,7 @@
 // Who is calling: a session cookie signed with HMAC-SHA256 (Web Crypto) under
 // the operator's SESSION_SECRET, issued by `POST /login` to whoever presents
-// that secret. The tokens in KV are kept per caller, so nobody uses another's.
+// that secret. Here the tokens in KV are kept per caller, so nobody uses
+// another's; examples/durable-task imports this module too, for its jobs.
 // A trimmed copy of examples/worker-agent's sign-in (which also takes
 // Cloudflare Access tokens): use that one for a deployment behind Access.
 
@@ -10,7 +11,7 @@ export const CALLER_COOKIE = '__Host-caller';
 /** How long a session lasts, in seconds (8 hours). */
 export const SESSION_TTL_SECONDS = 8 * 60 * 60;
 
-/** What a caller's name may be: it goes into the store's key prefix. */
+/** What a caller's name may be: it goes into the store's key prefix (and names a caller's object). */
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 const encoder = new TextEncoder();
