@@ -1,7 +1,7 @@
 import { LimitError } from '../errors/limit-error.js';
 import { RpcError } from '../errors/rpc-error.js';
 import { ErrorCode } from '../protocol/error-codes.js';
-import { type ClientLimits, DEFAULT_MAX_LIST_BYTES, DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_PAGES } from './options.js';
+import { DEFAULT_MAX_LIST_BYTES, DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_PAGES } from './options.js';
 
 /** One page of a list result. */
 export interface Page<T> {
@@ -9,26 +9,11 @@ export interface Page<T> {
   readonly nextCursor?: string | undefined;
 }
 
-/**
- * How far one listing may go: pages, items and bytes over all its pages.
- * `prefix` is how the caller writes the options (`limits.` on a Client, none
- * for the skills functions), so a LimitError names the one to raise.
- */
-export interface ListBounds {
-  readonly maxPages: number;
-  readonly maxListItems: number;
-  readonly maxListBytes: number;
-  readonly prefix: string;
-}
-
-/** A Client's list bounds, from its `limits`. */
-export function clientListBounds(limits: ClientLimits | undefined): ListBounds {
-  return {
-    maxPages: limits?.maxPages ?? DEFAULT_MAX_PAGES,
-    maxListItems: limits?.maxListItems ?? DEFAULT_MAX_LIST_ITEMS,
-    maxListBytes: limits?.maxListBytes ?? DEFAULT_MAX_LIST_BYTES,
-    prefix: 'limits.',
-  };
+/** How far one listing may go (a Client's `limits` fit): pages, and items and bytes over all its pages. */
+export interface ListLimits {
+  readonly maxPages?: number | undefined;
+  readonly maxListItems?: number | undefined;
+  readonly maxListBytes?: number | undefined;
 }
 
 /**
@@ -44,14 +29,15 @@ export type FetchPage<T> = (
 
 /**
  * Follows `nextCursor` until the server stops sending one. An empty string is a
- * cursor like any other (only absence ends the list). Each bound of `bounds`
- * holds over the whole listing, so a server that loops its cursor, or whose
- * pages (each up to `maxMessageBytes`) add up to more than a program can hold,
- * cannot hold a call forever nor fill memory: more than `maxPages` pages, more
- * than `maxListItems` items, or answers longer than `maxListBytes` together is a
- * `LimitError` naming that option. Items are counted as the server sent them;
- * bytes as the transport reported them (a page the TTL cache serves counts
- * none: it takes no new memory).
+ * cursor like any other (only absence ends the list). Each bound of `limits`
+ * (a Client's default where one is missing) holds over the whole listing, so
+ * a server that loops its cursor, or whose pages (each up to `maxMessageBytes`)
+ * add up to more than a program can hold, can neither hold a call forever nor
+ * fill memory: more than `maxPages` pages, more than `maxListItems` items, or
+ * answers longer than `maxListBytes` together is a `LimitError` naming that
+ * option as the caller writes it (`prefix`: `limits.` on a Client). Items are
+ * counted as the server sent them; bytes as the transport reported them (a
+ * page the TTL cache serves counts none: it takes no new memory).
  *
  * A `-32602` to a page asked for with a cursor is the server refusing that
  * cursor (pagination § Error Handling), so the listing starts over from the
@@ -63,11 +49,16 @@ export type FetchPage<T> = (
  */
 export async function collectPages<T>(
   method: string,
-  bounds: ListBounds,
+  limits: ListLimits | undefined,
   fetchPage: FetchPage<T>,
+  prefix = 'limits.',
   restart = false,
 ): Promise<T[]> {
-  const { maxPages, maxListItems, maxListBytes, prefix } = bounds;
+  const maxPages = limits?.maxPages ?? DEFAULT_MAX_PAGES;
+  const maxItems = limits?.maxListItems ?? DEFAULT_MAX_LIST_ITEMS;
+  const maxBytes = limits?.maxListBytes ?? DEFAULT_MAX_LIST_BYTES;
+  const over = (option: string, value: number, what: string) =>
+    new LimitError(prefix + option, value, `${method}: the server sent more than ${value} ${what}`);
   const all: T[] = [];
   let bytes = 0;
   const received = (size: number) => {
@@ -80,27 +71,15 @@ export async function collectPages<T>(
       result = await fetchPage(cursor, restart && !page, received);
     } catch (error) {
       if (restart || !page || !(error instanceof RpcError) || error.code !== ErrorCode.InvalidParams) throw error;
-      return collectPages(method, bounds, fetchPage, true);
+      return collectPages(method, limits, fetchPage, prefix, true);
     }
-    if (all.length + result.items.length > maxListItems) {
-      throw new LimitError(
-        `${prefix}maxListItems`,
-        maxListItems,
-        `${method}: the server listed more than ${maxListItems} items`,
-      );
-    }
-    if (bytes > maxListBytes) {
-      throw new LimitError(
-        `${prefix}maxListBytes`,
-        maxListBytes,
-        `${method}: the server's pages came to more than ${maxListBytes} bytes`,
-      );
-    }
+    if (all.length + result.items.length > maxItems) throw over('maxListItems', maxItems, 'items');
+    if (bytes > maxBytes) throw over('maxListBytes', maxBytes, 'bytes');
     all.push(...result.items);
     if (result.nextCursor === undefined) return all;
     cursor = result.nextCursor;
   }
-  throw new LimitError(`${prefix}maxPages`, maxPages, `${method}: the server sent more than ${maxPages} pages`);
+  throw over('maxPages', maxPages, 'pages');
 }
 
 /** One page of a list result. */

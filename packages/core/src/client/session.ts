@@ -33,7 +33,7 @@ import {
   DEFAULT_REQUEST_TIMEOUT,
   type EraKind,
 } from './options.js';
-import { clientListBounds, collectPages, type Page } from './pagination.js';
+import { collectPages, type Page } from './pagination.js';
 import type { ResultCache } from './result-cache.js';
 import { parseAny, parseCallTool, parseEmpty, parseTools } from './results/decode.js';
 import { type CallBounds, RpcChannel } from './rpc-channel.js';
@@ -258,7 +258,7 @@ export class Session {
     parse: (raw: unknown) => Page<T>,
     options?: CallOptions,
   ): Promise<T[]> {
-    return collectPages(method, clientListBounds(this.#options.limits), (cursor, restart, onReceived) => {
+    return collectPages(method, this.#options.limits, (cursor, restart, onReceived) => {
       // The server refused a cursor: what is cached of this list is stale too.
       if (restart) this.#cache?.forget(method);
       const params = cursor === undefined ? undefined : { cursor };

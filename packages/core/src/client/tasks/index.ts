@@ -13,7 +13,7 @@ import {
   DEFAULT_MAX_INPUT_REQUESTS,
   DEFAULT_MAX_INPUT_ROUNDS,
 } from '../options.js';
-import { clientListBounds, collectPages, page } from '../pagination.js';
+import { collectPages, page } from '../pagination.js';
 import { parseCallTool, resultParser } from '../results/decode.js';
 import { legacyWire } from './legacy-wire.js';
 import { modernWire } from './modern-wire.js';
@@ -146,7 +146,7 @@ export class TaskClient implements Tasks {
         result.nextCursor,
       ),
     );
-    return collectPages('tasks/list', clientListBounds(this.#options.limits), (cursor, _restart, onReceived) =>
+    return collectPages('tasks/list', this.#options.limits, (cursor, _restart, onReceived) =>
       session.request('tasks/list', undefined, cursor === undefined ? undefined : { cursor }, parse, {
         ...options,
         onReceived,
