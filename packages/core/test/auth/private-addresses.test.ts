@@ -42,6 +42,11 @@ const CLASSES: readonly [host: string, expected: ReturnType<typeof addressClass>
   ['0xa9fea9fe', 'link-local'],
   ['0251.0376.0251.0376', 'link-local'],
   ['169.254.0.1', 'link-local'],
+  // A trailing dot, percent-encoding and full-width digits all come out as the address.
+  ['169.254.169.254.', 'link-local'],
+  ['%31%30.0.0.5', 'private'],
+  ['\uff11\uff10.0.0.5', 'private'],
+  ['user:pass@10.0.0.5', 'private'],
   // IPv6 loopback and unspecified.
   ['[::1]', 'loopback'],
   ['[0:0:0:0:0:0:0:1]', 'loopback'],
