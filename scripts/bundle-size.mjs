@@ -15,7 +15,7 @@ export { SCENARIOS } from './size/real-runs.mjs';
  * The ceiling: gzip bytes the largest run of the minimal program may load, every
  * dependency included. (Issue 7's 14,000 budget is withdrawn: the headroom buys clarity.)
  */
-export const CEILING_GZIP = 18_000;
+export const CEILING_GZIP = 20_000;
 
 /**
  * Bundles `program` (the minimal one by default) split into chunks and sizes it:

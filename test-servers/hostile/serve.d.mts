@@ -46,6 +46,10 @@ export const FLOOD_NOTIFICATIONS: number;
 export const CHURN_RESPONSES: number;
 /** `not` levels of the `deep-schema` tool. */
 export const DEEP_SCHEMA_LEVELS: number;
+/** Tools on each page of `many-items`. */
+export const ITEMS_PER_PAGE: number;
+/** Characters of the one tool description on each page of `heavy-pages`. */
+export const PAGE_DESCRIPTION_CHARS: number;
 /** Input requests `input-flood` asks for by default. */
 export const INPUT_FLOOD_REQUESTS: number;
 /** Where endless writers stop even if the client never does. */

@@ -16,7 +16,7 @@ import { plain, readBody } from './wire.mjs';
 export { GZIP_BOMB_DECODED_BYTES } from './bombs.mjs';
 export { FLOOD_NOTIFICATIONS, REQUEST_FLOOD, SERVER_REQUEST_FLOOD } from './flood-faults.mjs';
 export { CHURN_RESPONSES, ODD_RESPONSES } from './frame-faults.mjs';
-export { DEEP_SCHEMA_LEVELS, HUGE_PAGE_TOOLS } from './shape-faults.mjs';
+export { DEEP_SCHEMA_LEVELS, HUGE_PAGE_TOOLS, ITEMS_PER_PAGE, PAGE_DESCRIPTION_CHARS } from './shape-faults.mjs';
 export { INPUT_FLOOD_REQUESTS } from './url-faults.mjs';
 export { ENDLESS_CAP_BYTES } from './wire.mjs';
 

@@ -15,6 +15,25 @@ const HUGE_PAGE_DESCRIPTION = 1000;
 /** How long `deep-request` waits for the client's answer before it gives up. */
 const ANSWER_WAIT_MS = 5000;
 
+/** Tools on each page of `many-items`: 10,000 (the client's default `limits.maxListItems`) is passed on the 11th page. */
+export const ITEMS_PER_PAGE = 1000;
+/**
+ * Characters of the one tool description on each page of `heavy-pages`: 16 MiB
+ * (the default `limits.maxListBytes`) is passed on the 32nd page, each page
+ * within the 1 MiB `maxMessageBytes` the hostile suite gives its clients.
+ */
+export const PAGE_DESCRIPTION_CHARS = 512 * 1024;
+
+/** A `tools/list` page of `toolsJson` (JSON text of tool objects) that names a next page, always. */
+function endlessPage(ctx, toolsJson) {
+  const cursor = `page-${ctx.stats.requests.length}`;
+  const complete = ctx.era === 'modern' ? '"resultType":"complete","ttlMs":0,' : '';
+  return sendBody(
+    ctx,
+    resultLine(ctx.message.id, `{${complete}"tools":[${toolsJson}],"nextCursor":${JSON.stringify(cursor)}}`),
+  );
+}
+
 /** `tools/list` answered with `TOOLS` plus `extra` (JSON text of tool objects). */
 function listWith(ctx, extra) {
   const complete = ctx.era === 'modern' ? '"resultType":"complete","ttlMs":0,' : '';
@@ -117,13 +136,25 @@ export const SHAPE_FAULTS = {
   'endless-pages': {
     family: 'json-shapes',
     summary: 'tools/list that always names a next page',
+    list: (ctx) => endlessPage(ctx, ''),
+  },
+  'many-items': {
+    family: 'json-shapes',
+    summary: `tools/list pages of ${ITEMS_PER_PAGE.toLocaleString('en')} small tools each, always naming a next page`,
     list: (ctx) => {
-      const cursor = `page-${ctx.stats.requests.length}`;
-      const complete = ctx.era === 'modern' ? '"resultType":"complete","ttlMs":0,' : '';
-      return sendBody(
-        ctx,
-        resultLine(ctx.message.id, `{${complete}"tools":[],"nextCursor":${JSON.stringify(cursor)}}`),
+      const page = ctx.stats.requests.length;
+      const tools = Array.from({ length: ITEMS_PER_PAGE }, (_, index) =>
+        JSON.stringify({ name: `tool-${page}-${index}`, inputSchema: { type: 'object' } }),
       );
+      return endlessPage(ctx, tools.join(','));
+    },
+  },
+  'heavy-pages': {
+    family: 'json-shapes',
+    summary: 'tools/list pages of one tool with a 512 KiB description each, always naming a next page',
+    list: (ctx) => {
+      const tool = { name: `heavy-${ctx.stats.requests.length}`, description: 'x'.repeat(PAGE_DESCRIPTION_CHARS) };
+      return endlessPage(ctx, JSON.stringify({ ...tool, inputSchema: { type: 'object' } }));
     },
   },
 };

@@ -22,6 +22,7 @@ export type {
 export { OAuthProvider } from './auth/oauth-provider.js';
 export type {
   AllowUrl,
+  AllowUrlContext,
   AuthorizeHandler,
   ClientMetadata,
   OAuthLimits,
@@ -117,4 +118,5 @@ export const MessageQueue: typeof TransportMessageQueue = TransportMessageQueue;
 /** @deprecated Import it from `@mcp/core/transport`, with the rest of the transport contract. */
 export type MessageQueue<T> = TransportMessageQueue<T>;
 export type { SendOptions, SessionInfo, Transport, TransportEvent, TransportHooks } from './transport/transport.js';
+export type { AddressClass } from './util/address-class.js';
 export { isLoopback } from './util/loopback.js';

@@ -223,7 +223,7 @@ export class StdioTransport implements Transport, TransportHooks {
       this.#inbound.push({ type: 'error', error: notJsonError(this.#label, line, cause) });
       return;
     }
-    this.#inbound.push({ type: 'message', message });
+    this.#inbound.push({ type: 'message', message, size: line.length });
   }
 
   /** Records why the connection is dead and fails every send still waiting on it. */

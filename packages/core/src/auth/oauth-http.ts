@@ -5,7 +5,7 @@ import { lazy } from '../util/lazy.js';
 import { timerDelay } from '../util/timers.js';
 import type { OAuthAnswer } from './oauth-fetch.js';
 import type { OAuthOptions, OAuthUrlPurpose } from './options.js';
-import { assertSecureEndpoint } from './secure-endpoint.js';
+import { addressRefused, assertSecureEndpoint, refusedAddress } from './secure-endpoint.js';
 
 /** What a metadata GET found: the parsed document, or why there is none (for the error message). */
 export type JsonLookup<T> = { readonly found: T } | { readonly missing: string };
@@ -28,7 +28,7 @@ const WHAT: Readonly<Record<OAuthUrlPurpose, string>> = {
 
 /**
  * Every URL OAuth fetches or opens for one MCP server goes through here: first
- * the built-in rule (secure-endpoint.ts), then the app's `allowUrl` veto; the
+ * the built-in rules (secure-endpoint.ts), then the app's `allowUrl`, final; the
  * request itself is bounded in size, time and retries (oauth-fetch.ts).
  */
 export class OAuthHttp {
@@ -48,11 +48,18 @@ export class OAuthHttp {
     return new OAuthHttp(this.#options, this.serverUrl, fetchFn);
   }
 
-  /** Refuses a URL that is not https (see assertSecureEndpoint) or that the app's `allowUrl` vetoes. */
+  /**
+   * Refuses a URL that is not https (see assertSecureEndpoint); then the app's
+   * `allowUrl` has the final word, told whether the URL names an address the
+   * server may not point at (`refusedAddress`). Without one, such a URL is refused.
+   */
   async check(endpoint: string | URL, purpose: OAuthUrlPurpose): Promise<URL> {
     const url = assertSecureEndpoint(endpoint, this.serverUrl, WHAT[purpose]);
+    const refused = refusedAddress(url, this.serverUrl);
     const allowUrl = this.#options.allowUrl;
-    if (allowUrl && !(await allowUrl(new URL(url), purpose))) {
+    if (!allowUrl) {
+      if (refused) throw addressRefused(url, this.serverUrl, WHAT[purpose], refused);
+    } else if (!(await allowUrl(new URL(url), purpose, { refused }))) {
       throw new AuthError('url_refused', `the ${WHAT[purpose]} ${url.origin}${url.pathname} was refused by allowUrl`);
     }
     return url;

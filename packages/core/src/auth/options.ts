@@ -1,3 +1,4 @@
+import type { AddressClass } from '../util/address-class.js';
 import type { ClientCredentials } from './client-credentials.js';
 import type { DpopOptions } from './dpop.js';
 import type { Grant } from './grants/grant.js';
@@ -31,12 +32,35 @@ export type OAuthUrlPurpose =
   | 'token'
   | 'authorization';
 
+/** What the built-in rule makes of a URL `AllowUrl` is asked about. */
+export interface AllowUrlContext {
+  /**
+   * Set when the built-in rule refuses the URL: the class of address its host
+   * names (`loopback`, `private` or `link-local`), one the MCP server is not on.
+   * Undefined when the rule has no objection.
+   */
+  readonly refused: AddressClass | undefined;
+}
+
 /**
- * Vetoes a URL before OAuth fetches or opens it: return false to refuse (the flow
- * fails with `url_refused`). The place to keep the client off internal addresses
- * (`169.254.169.254`, `10.0.0.0/8`, intranet names) that a server could name.
+ * Decides whether OAuth may fetch or open a URL a server chose. It is asked
+ * only about https URLs (plain http only with an MCP server on loopback), a
+ * rule it cannot change. Its answer is final: false refuses any URL (the flow fails with
+ * `url_refused`), and true allows one the built-in rule refuses, a literal
+ * address of this machine, a private network or the link that the MCP server
+ * is not on (`context.refused` says which; without `allowUrl` such a URL fails
+ * with `insecure_endpoint`). So a hook that returns true for everything turns
+ * that rule off: return true for a refused URL only when the app means to
+ * reach it (`return !context.refused || url.host === 'auth.internal:8443'`).
+ *
+ * Host names are not resolved, since browsers and Workers cannot: a public
+ * name whose DNS answers with an internal address passes the built-in rule.
+ * An app on Node that needs more resolves the name here (`dns.promises.lookup`
+ * with `all: true`, refusing if any address is internal), or sends OAuth
+ * through an egress proxy (`fetch`) that refuses internal destinations; the
+ * proxy also covers a name that resolves differently when fetched.
  */
-export type AllowUrl = (url: URL, purpose: OAuthUrlPurpose) => boolean | Promise<boolean>;
+export type AllowUrl = (url: URL, purpose: OAuthUrlPurpose, context: AllowUrlContext) => boolean | Promise<boolean>;
 
 /**
  * Bounds on the HTTP requests OAuth makes (metadata, registration, token) and on
@@ -109,9 +133,13 @@ export interface OAuthOptions {
   /** Size, time and retry bounds of OAuth's own requests, and the pending-authorization lifetime. */
   readonly limits?: OAuthLimits;
   /**
-   * A veto over every URL OAuth fetches or opens, after the built-in rule: https
-   * only, plain http only while the MCP server itself is on this machine (loopback),
-   * and no loopback URL named by a server that is not. Redirects are never followed.
+   * The final word on every URL OAuth fetches or opens (see `AllowUrl`). The
+   * built-in rule: https only, plain http only while the MCP server itself is
+   * on this machine (loopback), and no literal address of this machine, a
+   * private network (`10.0.0.0/8`, `172.16.0.0/12`, `192.168.0.0/16`,
+   * `100.64.0.0/10`, `fc00::/7`) or the link (`169.254.0.0/16`, `fe80::/10`),
+   * in any spelling, unless the MCP server's own URL names that class of
+   * address. Host names are not resolved. Redirects are never followed.
    */
   readonly allowUrl?: AllowUrl;
 }

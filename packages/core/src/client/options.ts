@@ -103,6 +103,22 @@ export interface ClientLimits {
   /** Pages a `list*` method follows before it fails (default 1000). */
   readonly maxPages?: number;
   /**
+   * Items one `list*` call gathers over all its pages before it fails
+   * (default 10000), counted as the server sent them.
+   */
+  readonly maxListItems?: number;
+  /**
+   * Characters of JSON text one `list*` call reads over all its pages before
+   * it fails, close to their bytes (default 16777216: 16 MiB). One page is
+   * bounded by the transport's `maxMessageBytes` (64 MiB), so without this a
+   * list of `maxPages` pages could reach 64 GiB. 16 MiB leaves 1.6 KiB for
+   * each of `maxListItems` items, room for a tool with a full input and output
+   * schema. The transport reports each answer's length, so
+   * counting costs nothing (a custom transport that reports none is bounded by
+   * `maxListItems` alone); a page the TTL cache serves counts none.
+   */
+  readonly maxListBytes?: number;
+  /**
    * Server requests and notifications handled at once; beyond it requests are
    * refused (the server gets an error) and notifications dropped (`onError` gets
    * the `LimitError`), default 16. 2026-07-28 input requests share these slots,
@@ -287,6 +303,8 @@ export const DEFAULT_CLIENT_INFO: Implementation = { name: '@mcp/core', version:
 export const DEFAULT_REQUEST_TIMEOUT = 60_000;
 export const DEFAULT_MAX_TOTAL_TIMEOUT = 600_000;
 export const DEFAULT_MAX_PAGES = 1000;
+export const DEFAULT_MAX_LIST_ITEMS = 10_000;
+export const DEFAULT_MAX_LIST_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_MAX_CONCURRENT_HANDLERS = 16;
 export const DEFAULT_CLOSE_GRACE = 2000;
 export const DEFAULT_MAX_INPUT_ROUNDS = 10;

@@ -7,6 +7,8 @@ export interface PendingCall {
   /** Validates the raw `result`; throws a ProtocolError when it has the wrong shape. */
   readonly parse: (result: unknown) => unknown;
   readonly onProgress: ((progress: Progress) => void) | undefined;
+  /** Hears the size of the answer, as the transport reported it (`CallBounds.onReceived`). */
+  readonly received: ((size: number) => void) | undefined;
   readonly resolve: (value: unknown) => void;
   /** Rejects the call and releases its timers and listeners. */
   readonly reject: (error: unknown) => void;

@@ -66,6 +66,12 @@ export interface CallBounds extends CallOptions {
    * call for a fresh cap per request. Absent: from the request itself.
    */
   readonly startedAt?: number;
+  /**
+   * Hears the size of each answer to the call's requests, where the transport
+   * reported one (`TransportEvent.size`): how a list counts its bytes
+   * (`limits.maxListBytes`). Absent, as for most calls: nothing is counted.
+   */
+  readonly onReceived?: (size: number) => void;
 }
 
 /** One request as the channel sends it: the call's bounds, how to read its result, what the transport is told. */
@@ -189,6 +195,7 @@ export class RpcChannel {
         method,
         parse: options.parse,
         onProgress: options.onProgress,
+        received: options.onReceived,
         timeout: timer,
         resolve: (value) => {
           release();
@@ -395,33 +402,34 @@ export class RpcChannel {
         if (call) call.reject(event.error);
         else this.report(event.error);
       } else if (Array.isArray(event.message) && event.message.length > 0) {
-        // 2025-03-26 allows batches; each element is an ordinary message.
-        for (const message of event.message) this.#onMessage(message);
+        // 2025-03-26 allows batches; each element is an ordinary message. Each
+        // answer in one counts the batch's whole size: the size of its part is unknown.
+        for (const message of event.message) this.#onMessage(message, event.size);
       } else {
-        this.#onMessage(event.message);
+        this.#onMessage(event.message, event.size);
       }
     } catch (error) {
       this.report(error);
     }
   }
 
-  #onMessage(raw: unknown): void {
+  #onMessage(raw: unknown, size: number | undefined): void {
     if (typeof raw !== 'object' || raw === null) {
       this.report(new ProtocolError(`mcp: received a message that is not a JSON-RPC object: ${excerpt(raw)}`));
     } else if ('method' in raw) {
       if ('id' in raw) this.#onRequest(raw);
       else this.#onNotification(raw);
     } else {
-      this.#onResponse(raw);
+      this.#onResponse(raw, size);
     }
   }
 
-  #onResponse(raw: object): void {
+  #onResponse(raw: object, size: number | undefined): void {
     const rawId = 'id' in raw ? raw.id : undefined;
     const id = isRequestId(rawId) ? rawId : undefined;
     const call = this.#call(id);
     if (call && isResultResponse(raw)) {
-      this.#settle(call, raw.result);
+      this.#settle(call, raw.result, size);
       return;
     }
     const isError = 'error' in raw;
@@ -448,7 +456,7 @@ export class RpcChannel {
       call.reject(new RpcError(code, message, data, call.method));
       return;
     }
-    this.#settle(call, (response as JsonRpcResultResponse).result);
+    this.#settle(call, (response as JsonRpcResultResponse).result, size);
   }
 
   /**
@@ -462,9 +470,13 @@ export class RpcChannel {
     if (call) this.#settle(call, {});
   }
 
-  /** Resolves a call with its parsed result, or rejects it when the result has the wrong shape. */
-  #settle(call: PendingCall, result: Record<string, unknown>): void {
+  /**
+   * Resolves a call with its parsed result, or rejects it when the result has
+   * the wrong shape; first tells the call the answer's size, if it asked.
+   */
+  #settle(call: PendingCall, result: Record<string, unknown>, size?: number): void {
     try {
+      if (size !== undefined) call.received?.(size);
       call.resolve(call.parse(result));
     } catch (error) {
       call.reject(error);

@@ -1,6 +1,6 @@
 import type { CapabilityPath } from './capabilities.js';
 import type { ServerIdentity } from './era.js';
-import type { CallOptions } from './options.js';
+import type { CallBounds } from './rpc-channel.js';
 
 /**
  * What an on-demand module (the catalogue, tasks) asks of the Session that loads
@@ -14,6 +14,6 @@ export interface SessionRequests {
     capability: CapabilityPath | undefined,
     params: Record<string, unknown> | undefined,
     parse: (raw: unknown) => T,
-    options?: CallOptions,
+    options?: CallBounds,
   ): Promise<T>;
 }

@@ -27,7 +27,6 @@ import {
   DEFAULT_CLIENT_INFO,
   DEFAULT_CLOSE_GRACE,
   DEFAULT_MAX_CACHE_ENTRIES,
-  DEFAULT_MAX_PAGES,
   DEFAULT_MAX_SCHEMA_NODES,
   DEFAULT_MAX_TOTAL_TIMEOUT,
   DEFAULT_PROBE_TIMEOUT,
@@ -37,7 +36,7 @@ import {
 import { collectPages, type Page } from './pagination.js';
 import type { ResultCache } from './result-cache.js';
 import { parseAny, parseCallTool, parseEmpty, parseTools } from './results/decode.js';
-import { RpcChannel } from './rpc-channel.js';
+import { type CallBounds, RpcChannel } from './rpc-channel.js';
 import type { SessionSnapshot } from './session-snapshot.js';
 import type { TaskClient } from './tasks/index.js';
 import { ToolRegistry } from './tool-registry.js';
@@ -200,7 +199,7 @@ export class Session {
     capability: CapabilityPath | undefined,
     params: Record<string, unknown> | undefined,
     parse: (raw: unknown) => T,
-    options: CallOptions = {},
+    options: CallBounds = {},
   ): Promise<T> {
     const refusal = this.#refusal(method, capability);
     if (refusal) return Promise.reject(refusal);
@@ -216,7 +215,7 @@ export class Session {
     method: string,
     params: Record<string, unknown> | undefined,
     parse: (raw: unknown) => T,
-    options: CallOptions,
+    options: CallBounds,
     startedAt: number,
   ): Promise<T> {
     const key = `${method} ${JSON.stringify(params ?? {})}`;
@@ -249,8 +248,9 @@ export class Session {
   }
 
   /**
-   * Every item of a paginated list, each page a `request`: limits.maxPages bounds
-   * the pages, and a refused cursor starts the list over once (pagination.ts).
+   * Every item of a paginated list, each page a `request`: limits.maxPages,
+   * maxListItems and maxListBytes bound the whole listing, and a refused cursor
+   * starts the list over once (pagination.ts).
    */
   list<T>(
     method: string,
@@ -258,11 +258,11 @@ export class Session {
     parse: (raw: unknown) => Page<T>,
     options?: CallOptions,
   ): Promise<T[]> {
-    const maxPages = this.#options.limits?.maxPages ?? DEFAULT_MAX_PAGES;
-    return collectPages(method, maxPages, (cursor, restart) => {
+    return collectPages(method, this.#options.limits, (cursor, restart, onReceived) => {
       // The server refused a cursor: what is cached of this list is stale too.
       if (restart) this.#cache?.forget(method);
-      return this.request(method, capability, cursor === undefined ? undefined : { cursor }, parse, options);
+      const params = cursor === undefined ? undefined : { cursor };
+      return this.request(method, capability, params, parse, { ...options, onReceived });
     });
   }
 

@@ -8,6 +8,13 @@ import { ListSkillsPageSchema, type SkillEntry, SkillEntrySchema } from './schem
 export interface ListSkillsOptions extends CallOptions {
   /** Pages followed before the listing fails with a `LimitError`, so a looping cursor cannot hold the call (default 100). */
   readonly maxPages?: number;
+  /** Entries gathered over all pages before the listing fails with a `LimitError`, counted as the server sent them (default 10000). */
+  readonly maxListItems?: number;
+  /**
+   * Characters of JSON text read over all pages before the listing fails with a `LimitError`, close to their
+   * bytes (default 16777216: 16 MiB), as `limits.maxListBytes` counts them on a Client.
+   */
+  readonly maxListBytes?: number;
   /** Told about each entry left out for breaking the entry schema, with why. */
   readonly onInvalidEntry?: (entry: unknown, reason: string) => void;
 }

@@ -9,6 +9,13 @@ import { DIRECTORY_MIME_TYPE, ReadDirectoryPageSchema } from './schemas.js';
 export interface ReadDirectoryOptions extends CallOptions {
   /** Pages followed before the read fails with a `LimitError`, so a looping cursor cannot hold the call (default 100). */
   readonly maxPages?: number;
+  /** Entries gathered over all pages before the read fails with a `LimitError`, counted as the server sent them (default 10000). */
+  readonly maxListItems?: number;
+  /**
+   * Characters of JSON text read over all pages before the read fails with a `LimitError`, close to their
+   * bytes (default 16777216: 16 MiB), as `limits.maxListBytes` counts them on a Client.
+   */
+  readonly maxListBytes?: number;
   /**
    * Told about each child left out, with why: not a resource (`uri` and `name` strings at least),
    * not a direct child of the directory read, or listed twice.

@@ -30,7 +30,7 @@ export class MemoryTransport implements Transport {
   }
 
   #deliver(text: string): void {
-    this.#inbound.push({ type: 'message', message: JSON.parse(text) as unknown });
+    this.#inbound.push({ type: 'message', message: JSON.parse(text) as unknown, size: text.length });
   }
 
   /** What the other end sent; ends when either end closes. */

@@ -18,8 +18,9 @@ export interface SendOptions {
  * What a transport delivers inbound, one event per message received.
  *
  * - `message`: the decoded JSON value of one message as it arrived (a request,
- *   a notification, a response, or a 2025-03-26 batch array of them). Not
- *   validated: the Client checks it is JSON-RPC and reports what is not.
+ *   a notification, a response, or a 2025-03-26 batch array of them), and the
+ *   length of its text. Not validated: the Client checks it is JSON-RPC and
+ *   reports what is not.
  * - `error`: a problem that ends no connection, such as a frame that is not
  *   JSON. With a `requestId` it fails that one call; without one it goes to
  *   the client's `onError`, and the connection goes on.
@@ -32,6 +33,14 @@ export type TransportEvent =
       readonly type: 'message';
       /** The decoded JSON value, not yet validated: one message, or a 2025-03-26 batch array of them. */
       readonly message: unknown;
+      /**
+       * How long the message was as received: the characters (UTF-16 code units)
+       * of its JSON text, close to its bytes for JSON, and known to every
+       * transport that parses text. A list counts it against
+       * `limits.maxListBytes`; a transport that leaves it out is bounded by
+       * `limits.maxListItems` alone.
+       */
+      readonly size?: number;
     }
   | {
       /** Something went wrong that does not end the connection. */

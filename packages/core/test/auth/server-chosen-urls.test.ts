@@ -10,8 +10,8 @@ import {
 
 /**
  * URLs a server chooses (resource_metadata, issuers, endpoints) are https, never
- * this machine unless the MCP server is on it, never reached by a redirect, and
- * each one passes the app's allowUrl first. The MCP server here is elsewhere:
+ * this machine or an internal network unless the MCP server is on it, never
+ * reached by a redirect, and the app's allowUrl has the final word on each. The MCP server here is elsewhere:
  * `https://mcp.test`, reached through a fetch that routes it to a local listener.
  */
 const ORIGIN = 'https://mcp.test';
@@ -105,6 +105,54 @@ describe('URLs the server chooses', () => {
     expect((failure as Error).message).toContain('may not point the client at this machine');
     expect(routed.asked.filter((url) => !url.startsWith(ORIGIN))).toEqual([]);
     expect(tokenPosts()).toEqual([]);
+  });
+
+  it.each([
+    ['https://169.254.169.254/latest/api/token', 'a link-local address'],
+    ['https://0xa9fea9fe/token', 'a link-local address'],
+    ['https://[::ffff:169.254.169.254]/token', 'a link-local address'],
+    ['https://[fd00:ec2::254]/token', 'a private address'],
+    ['https://10.0.0.5/token', 'a private address'],
+    ['https://172.16.0.1/token', 'a private address'],
+    ['https://192.168.1.1/token', 'a private address'],
+    ['https://100.100.100.200/token', 'a private address'],
+    ['https://[fe80::1]/token', 'a link-local address'],
+  ])(
+    'refuses the token endpoint %s, on an internal network, before sending the credentials',
+    async (endpoint, where) => {
+      server.route('/.well-known/oauth-authorization-server', (_req, res) =>
+        json(res, 200, { issuer: ORIGIN, token_endpoint: endpoint }),
+      );
+      const failure = await call();
+      expect(failure).toMatchObject({ name: 'AuthError', code: 'insecure_endpoint' });
+      expect((failure as Error).message).toContain(`may not point the client at ${where}`);
+      expect(routed.asked.filter((url) => !url.startsWith(ORIGIN))).toEqual([]);
+      expect(tokenPosts()).toEqual([]);
+    },
+  );
+
+  it('sends to an internal token endpoint that allowUrl allows, told why the rule refuses it', async () => {
+    server.route('/.well-known/oauth-authorization-server', (_req, res) =>
+      json(res, 200, { issuer: ORIGIN, token_endpoint: 'https://10.0.0.5/token' }),
+    );
+    const told: unknown[] = [];
+    const internal: string[] = [];
+    const failure = await call({
+      allowUrl: (url, _purpose, { refused }) => {
+        told.push([url.host, refused]);
+        return true;
+      },
+      // Stands in for the internal network, which answers nothing here.
+      fetch: (input, init) => {
+        const url = new Request(input, init).url;
+        if (!url.startsWith('https://10.0.0.5/')) return routed.fetch(input, init);
+        internal.push(url);
+        return Promise.reject(new TypeError('fetch failed'));
+      },
+    });
+    expect(told).toContainEqual(['10.0.0.5', 'private']);
+    expect(internal).toEqual(['https://10.0.0.5/token']);
+    expect(failure).toMatchObject({ name: 'AuthError', code: 'token_request_failed' });
   });
 
   it('lets allowUrl veto a server-chosen URL: url_refused, and nothing is sent there', async () => {

@@ -35,7 +35,7 @@ interface Measurement {
 }
 
 /**
- * The size ceiling (18,000 bytes gzip for the largest run; `pnpm size` prints the
+ * The size ceiling (20,000 bytes gzip for the largest run; `pnpm size` prints the
  * figures): a change that makes the minimal program load more than this fails here.
  */
 const CEILING_GZIP: number = sizeScript.CEILING_GZIP;

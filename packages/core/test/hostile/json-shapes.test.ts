@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEEP_SCHEMA_LEVELS } from '../../../../test-servers/hostile/serve.mjs';
+import { DEEP_SCHEMA_LEVELS, ITEMS_PER_PAGE, PAGE_DESCRIPTION_CHARS } from '../../../../test-servers/hostile/serve.mjs';
 import { LimitError, McpError } from '../../src/index.js';
 import { expectHealthy, MiB, rejection, timed } from './checks.js';
 import { useHostileClients, useHostileServer } from './hostile-harness.js';
@@ -76,6 +76,38 @@ describe.each(['legacy', 'modern'] as const)('json shapes (%s era)', (era) => {
     expect(error).toMatchObject({ limit: 'limits.maxPages', value: 20 });
     expect(endpoint.stats.requests.filter((request) => request.rpcMethod === 'tools/list')).toHaveLength(20);
     await expectHealthy(client);
+  });
+
+  it('tools/list pages that together hold more than 10,000 tools fail with LimitError at limits.maxListItems (its default)', async () => {
+    const { client, endpoint } = await open('many-items', { era });
+    const error = await rejection(client.listTools());
+    expect(error).toBeInstanceOf(LimitError);
+    expect(error).toMatchObject({ limit: 'limits.maxListItems', value: 10_000 });
+    // The page that passes the bound is the last one asked for.
+    const pages = endpoint.stats.requests.filter((request) => request.rpcMethod === 'tools/list');
+    expect(pages).toHaveLength(10_000 / ITEMS_PER_PAGE + 1);
+    await expectHealthy(client);
+  });
+
+  it('tools/list pages of 512 KiB each fail with LimitError at limits.maxListBytes (16 MiB, its default) on the 32nd page', async () => {
+    const { client, endpoint } = await open('heavy-pages', { era });
+    const error = await rejection(client.listTools());
+    expect(error).toBeInstanceOf(LimitError);
+    expect(error).toMatchObject({ limit: 'limits.maxListBytes', value: 16 * MiB });
+    // Each page is a little over 512 KiB, so the 32nd passes 16 MiB, far short of limits.maxPages (1000).
+    const pages = endpoint.stats.requests.filter((request) => request.rpcMethod === 'tools/list');
+    expect(pages).toHaveLength((16 * MiB) / PAGE_DESCRIPTION_CHARS);
+    await expectHealthy(client);
+  });
+
+  it('tools/list pages of 512 KiB under limits.maxListBytes of 3 MiB fail with LimitError on the 6th page; the next call works', async () => {
+    const { client, endpoint } = await open('heavy-pages', { era, client: { limits: { maxListBytes: 3 * MiB } } });
+    const error = await rejection(client.listTools());
+    expect(error).toMatchObject({ name: 'LimitError', limit: 'limits.maxListBytes', value: 3 * MiB });
+    const pages = endpoint.stats.requests.filter((request) => request.rpcMethod === 'tools/list');
+    expect(pages).toHaveLength((3 * MiB) / PAGE_DESCRIPTION_CHARS);
+    await expectHealthy(client);
+    expect(await rejection(client.listTools())).toMatchObject({ limit: 'limits.maxListBytes' });
   });
 });
 

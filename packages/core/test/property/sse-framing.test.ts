@@ -207,7 +207,7 @@ describe('SSE messages (readMessages) from arbitrary event data', () => {
             expected.push({ type: 'error', error: expect.any(ProtocolError) as Error, requestId: 7 });
             continue;
           }
-          expected.push({ type: 'message', message });
+          expected.push({ type: 'message', message, size: data.length });
           const m = message as { id?: unknown; method?: unknown } | null;
           if (typeof m === 'object' && m !== null && !('method' in m) && m.id === 7) break;
         }

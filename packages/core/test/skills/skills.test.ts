@@ -73,6 +73,21 @@ describe('listSkills', () => {
     await expect(listSkills(client, { maxPages: 2 })).rejects.toThrow(/more than 2 pages/);
   });
 
+  it('fails with a LimitError naming maxListItems once the pages together list more entries', async () => {
+    const { client, server } = await connectToSkills(await catalog(CATALOG, 1));
+    const error = await listSkills(client, { maxListItems: 2 }).catch((reason: unknown) => reason);
+    expect(error).toMatchObject({ name: 'LimitError', limit: 'maxListItems', value: 2 });
+    expect(server.methods.filter((method) => method === 'skills/list')).toHaveLength(3);
+  });
+
+  it('fails with a LimitError naming maxListBytes once the pages together are longer, and the next listing works', async () => {
+    const { client, server } = await connectToSkills(await catalog(CATALOG, 1));
+    const error = await listSkills(client, { maxListBytes: 1 }).catch((reason: unknown) => reason);
+    expect(error).toMatchObject({ name: 'LimitError', limit: 'maxListBytes', value: 1 });
+    expect(server.methods.filter((method) => method === 'skills/list')).toHaveLength(1);
+    expect(await listSkills(client)).toHaveLength(3);
+  });
+
   it('getSkill returns the same entry as the listing', async () => {
     const { client } = await connectToSkills(await catalog(CATALOG));
     const listed = await pdfEntry(client);

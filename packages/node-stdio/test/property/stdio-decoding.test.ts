@@ -32,7 +32,7 @@ async function receive(chunks: readonly Uint8Array[]): Promise<{ events: Transpo
   return { events, ended };
 }
 
-/** What the stdio framing and decoding must make of `bytes`: each non-blank line's JSON value, or a ProtocolError. */
+/** What the stdio framing and decoding must make of `bytes`: each non-blank line's JSON value and length, or a ProtocolError. */
 function expected(bytes: Uint8Array): TransportEvent[] {
   const lines = Buffer.from(bytes).toString('utf8').split('\n');
   return lines
@@ -40,7 +40,7 @@ function expected(bytes: Uint8Array): TransportEvent[] {
     .filter((line) => line.trim() !== '')
     .map((line) => {
       try {
-        return { type: 'message', message: JSON.parse(line) as unknown };
+        return { type: 'message', message: JSON.parse(line) as unknown, size: line.length };
       } catch {
         return { type: 'error', error: expect.any(ProtocolError) as Error };
       }

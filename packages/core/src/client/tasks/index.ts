@@ -12,7 +12,6 @@ import {
   type ClientOptions,
   DEFAULT_MAX_INPUT_REQUESTS,
   DEFAULT_MAX_INPUT_ROUNDS,
-  DEFAULT_MAX_PAGES,
 } from '../options.js';
 import { collectPages, page } from '../pagination.js';
 import { parseCallTool, resultParser } from '../results/decode.js';
@@ -151,9 +150,11 @@ export class TaskClient implements Tasks {
         result.nextCursor,
       ),
     );
-    const maxPages = this.#options.limits?.maxPages ?? DEFAULT_MAX_PAGES;
-    return collectPages('tasks/list', maxPages, (cursor) =>
-      session.request('tasks/list', undefined, cursor === undefined ? undefined : { cursor }, parse, options),
+    return collectPages('tasks/list', this.#options.limits, (cursor, _restart, onReceived) =>
+      session.request('tasks/list', undefined, cursor === undefined ? undefined : { cursor }, parse, {
+        ...options,
+        onReceived,
+      }),
     );
   }
 

@@ -4,12 +4,16 @@ import { answers } from './answers.js';
 import { resilience } from './on-demand.js';
 
 /**
- * The message a JSON answer to request `requestId` carries: its response, or a
- * 2025-03-26 batch holding it. A body past `maxBytes` fails with a LimitError;
+ * The message a JSON answer to request `requestId` carries (its response, or a
+ * 2025-03-26 batch holding it) and the length of its text. A body past `maxBytes` fails with a LimitError;
  * one that answers nothing (not JSON, an error naming no request, another id)
  * fails the call at once instead of leaving it to time out.
  */
-export async function jsonAnswer(response: Response, requestId: RequestId, maxBytes: number): Promise<unknown> {
+export async function jsonAnswer(
+  response: Response,
+  requestId: RequestId,
+  maxBytes: number,
+): Promise<{ readonly message: unknown; readonly size: number }> {
   const text = await readBodyText(response, maxBytes);
   let message: unknown;
   try {
@@ -19,5 +23,5 @@ export async function jsonAnswer(response: Response, requestId: RequestId, maxBy
   }
   const items = Array.isArray(message) ? message : [message];
   if (!items.some((item) => answers(item, requestId))) throw (await resilience()).unansweredError(text, requestId);
-  return message;
+  return { message, size: text.length };
 }

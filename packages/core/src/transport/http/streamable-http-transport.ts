@@ -320,7 +320,7 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
         `${method}: unexpected response content type ${JSON.stringify(type)} from ${this.#http.url}`,
       );
     }
-    this.#deliver(await jsonAnswer(response, requestId, this.#maxBytes));
+    this.#inbound.push({ type: 'message', ...(await jsonAnswer(response, requestId, this.#maxBytes)) });
   }
 
   /** Headers for a GET of an SSE stream (the session's own, a resumption, HTTP+SSE). */

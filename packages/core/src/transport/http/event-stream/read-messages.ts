@@ -72,7 +72,7 @@ export function readMessages(
         return false;
       }
       if (requestId !== undefined && answers(message, requestId)) cursor.answered = true;
-      target.inbound.push({ type: 'message', message });
+      target.inbound.push({ type: 'message', message, size: data.length });
       // The response ends the request's stream (2025-03-26 on): stop there, so
       // a server that holds the stream open does not hold a socket per call.
       return cursor.answered;
