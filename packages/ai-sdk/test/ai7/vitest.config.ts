@@ -25,6 +25,7 @@ export default defineConfig({
     // The tests that run an AI SDK loop; the others (naming, output mapping, the
     // published types under both majors) do not depend on which `ai` is loaded.
     include: ['packages/ai-sdk/test/mcp-tool-set.test.ts', 'packages/ai-sdk/test/built-package.test.ts'],
+    setupFiles: rootConfig.test?.setupFiles ?? [],
     environment: 'node',
     pool: 'forks',
     testTimeout: 20_000,
