@@ -18,12 +18,11 @@
  *
  *   node scripts/test/unhandled-errors-fail.mjs [--only NAME]... [--json FILE]
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { requireNodeBinary } from '../../runtimes/node/binaries.mjs';
-import { repoRoot } from '../lib/repo-root.mjs';
+import { captureCommand } from '../lib/run-command.mjs';
 import { countConformance, countJunit, countPlaywright, countVitest, REPORTS, steps } from './steps.mjs';
 
 /** One case's run may take this long on a loaded machine before it is killed and failed. */
@@ -98,46 +97,14 @@ const cases = () => [
   },
 ];
 
-/** Runs `pnpm args` in the repository with its output captured; resolves with the exit code and the output. */
-function run(args, env) {
-  return new Promise((resolve) => {
-    const child = spawn('pnpm', args, {
-      cwd: repoRoot,
-      env: { ...process.env, ...env, FORCE_COLOR: '0', NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: process.platform !== 'win32',
-      shell: process.platform === 'win32',
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    const timer = setTimeout(() => {
-      output += `\n(killed after ${CASE_TIMEOUT_MS / 1000} s)`;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    }, CASE_TIMEOUT_MS);
-    child.on('error', (error) => {
-      output += `\ncould not start pnpm: ${error.message}`;
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? (signal ? 128 : 1), output });
-    });
-  });
-}
-
 /** What is wrong with one case's run, or an empty list. */
 async function check(testCase) {
   mkdirSync(DIR, { recursive: true });
   rmSync(testCase.report, { force: true });
-  const { code, output } = await run([...testCase.args, ...(testCase.reporterArgs ?? [])], testCase.env);
+  const { code, output } = await captureCommand('pnpm', [...testCase.args, ...(testCase.reporterArgs ?? [])], {
+    env: { ...process.env, ...testCase.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+    timeoutMs: CASE_TIMEOUT_MS,
+  });
   const counted = testCase.count(code);
   const problems = [];
   if (code === 0) problems.push('the run exited 0');
