@@ -20,6 +20,7 @@ export default defineConfig({
       'runtimes/node/**/*.test.ts',
       'examples/*/test/**/*.test.ts',
     ],
+    setupFiles: [src('./scripts/test/settle-after-file.ts')],
     environment: 'node',
     pool: 'forks',
     testTimeout: 20_000,

@@ -74,7 +74,7 @@ async function runSet(/** @type {string} */ set) {
         scenario: name,
         scored,
         ms: run.ms,
-        verdict: judge(name, run.checks, baseline, run.killed),
+        verdict: judge(name, run.checks, baseline, run.killed, run.unhandled),
       };
       if (run.checks.length === 0) writeFileSync(join(dir, 'harness-output.txt'), run.output);
       results[index] = result;

@@ -1,11 +1,12 @@
 import { fileURLToPath } from 'node:url';
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { build } from 'esbuild';
 import { BROWSER_CHAT_URL, HTTP_TEST_SERVERS } from '../playwright.config';
 import { createFaultScenario, readFaultStats } from '../runtimes/faults.js';
 import { type AuthServers, startAuthServers } from '../test-servers/auth/serve.mjs';
 import { type FormsServer, startFormsServer } from '../test-servers/forms/serve.mjs';
 import { type MockModel, type MockScript, startMockModel } from '../test-servers/mock-model/serve.mjs';
+import { expect, test } from './fixtures.js';
 
 /**
  * examples/browser-chat as a user drives it: built by Vite, served on its own

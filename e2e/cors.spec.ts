@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { HTTP_TEST_SERVERS } from '../playwright.config.js';
+import { expect, test } from './fixtures.js';
 
 // The page is on the static server's origin and the MCP server on another, so
 // every request is cross-origin: CORS decides, as it does for a real web app.

@@ -1,5 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { type AuthServers, type AuthStats, startAuthServers } from '../test-servers/auth/serve.mjs';
+import { expect, test } from './fixtures.js';
 
 /** What examples/oauth-browser/app.html puts on `window`. */
 interface ExampleGlobals {

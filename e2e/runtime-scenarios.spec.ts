@@ -1,7 +1,7 @@
-import { expect, test } from '@playwright/test';
 import { HTTP_TEST_SERVERS } from '../playwright.config.js';
 import type { ScenarioOutcome } from '../runtimes/run-scenario.js';
 import { type ServerUrls, scenarios } from '../runtimes/scenarios.js';
+import { expect, test } from './fixtures.js';
 
 /** What runtimes/browser/scenarios.html puts on `window` once the bundle and the scenarios loaded. */
 interface PageGlobals {

@@ -5,3 +5,6 @@ export type ScenarioOutcome = { readonly ok: true } | { readonly ok: false; read
 
 /** Runs the scenario named `name` with the shared assertion helper. */
 export function runScenario(core: Core, name: string, urls: ServerUrls): Promise<ScenarioOutcome>;
+
+/** An error as text that survives the trip back as JSON: name, message and stack. */
+export function describeError(error: unknown): string;

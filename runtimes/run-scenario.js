@@ -15,7 +15,11 @@ export async function runScenario(core, name, urls) {
     await scenario.run(core, urls, assert);
     return { ok: true };
   } catch (error) {
-    const text = error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error);
-    return { ok: false, error: text };
+    return { ok: false, error: describeError(error) };
   }
+}
+
+/** An error as text that survives the trip back as JSON: name, message and stack. */
+export function describeError(error) {
+  return error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error);
 }

@@ -10,6 +10,9 @@
  */
 import { runApp } from './app.mjs';
 import { planFor } from './plans.mjs';
+import { watchUnhandled } from './unhandled.mjs';
+
+const unhandled = watchUnhandled();
 
 /** Below the harness's 30 s scenario timeout, so the client's own error is what gets recorded. */
 const DEADLINE_MS = Number(process.env.CONFORMANCE_CLIENT_DEADLINE_MS ?? 25_000);
@@ -32,10 +35,10 @@ const protocolVersion = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION || undefine
 
 try {
   await runApp({ url, plan: planFor(scenario, context), ...(protocolVersion && { protocolVersion }) });
-  process.exit(0);
+  process.exit(await unhandled.exitCode(0));
 } catch (error) {
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   process.stderr.write(`[app] failed: ${text}\n`);
   if (error instanceof Error && error.cause) process.stderr.write(`[app] cause: ${String(error.cause)}\n`);
-  process.exit(1);
+  process.exit(await unhandled.exitCode(1));
 }

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { UNHANDLED_MARK } from '../client/unhandled.mjs';
 import { HARNESS_CLI, node22, scenarioArgs } from './harness.mjs';
 
 /** The command the harness runs, with the server URL appended (another client can be swapped in). */
@@ -29,6 +30,7 @@ const WATCHDOG_MS = CLIENT_TIMEOUT_MS + 15_000;
  * @property {number} ms
  * @property {boolean} killed  the watchdog ended it
  * @property {string} output   the harness's stdout and stderr, for diagnosis
+ * @property {string[]} unhandled  the client's reports of a rejection it left unhandled or an exception it did not catch
  */
 
 /** Kills a process group, if any of it is left. */
@@ -77,7 +79,10 @@ export function runScenario(/** @type {string} */ set, /** @type {string} */ sce
       clearTimeout(watchdog);
       // Whatever the harness left behind in its group (a client that outlived its shell) goes too.
       killGroup(child.pid);
-      resolve({ checks: readChecks(dir), ms: performance.now() - started, killed, output });
+      const unhandled = readSaved(dir, 'stderr.txt')
+        .split('\n')
+        .filter((line) => line.startsWith(UNHANDLED_MARK));
+      resolve({ checks: readChecks(dir), ms: performance.now() - started, killed, output, unhandled });
     };
     child.on('close', done);
     child.on('error', (error) => {
@@ -89,17 +94,20 @@ export function runScenario(/** @type {string} */ set, /** @type {string} */ sce
 
 /** The checks the harness saved for the one scenario run into `dir`. */
 function readChecks(/** @type {string} */ dir) {
-  let files;
   try {
-    files = readdirSync(dir, { recursive: true, encoding: 'utf8' });
+    return /** @type {Check[]} */ (JSON.parse(readSaved(dir, 'checks.json') || '[]'));
   } catch {
     return [];
   }
-  const file = files.find((path) => path === 'checks.json' || path.endsWith('/checks.json'));
-  if (!file) return [];
+}
+
+/** A file the harness saved for the one scenario run into `dir` (in a folder of its own naming), or ''. */
+function readSaved(/** @type {string} */ dir, /** @type {string} */ name) {
   try {
-    return /** @type {Check[]} */ (JSON.parse(readFileSync(join(dir, file), 'utf8')));
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' });
+    const file = files.find((path) => path === name || path.endsWith(`/${name}`));
+    return file ? readFileSync(join(dir, file), 'utf8') : '';
   } catch {
-    return [];
+    return '';
   }
 }

@@ -33,7 +33,8 @@ export function readBaseline(/** @type {string} */ file) {
  * One scenario's outcome:
  * - `pass`: at least one SUCCESS and no FAILURE;
  * - `expected`: it does not pass, and the baseline excuses every failing check;
- * - `fail`: it does not pass and the baseline does not excuse it;
+ * - `fail`: it does not pass and the baseline does not excuse it, or the client left a
+ *   rejection unhandled or an exception uncaught (which no baseline excuses);
  * - `stale`: it passes, yet the baseline still lists it (or one of the listed checks succeeded).
  * @typedef {'pass' | 'expected' | 'fail' | 'stale'} Outcome
  */
@@ -53,9 +54,10 @@ export function readBaseline(/** @type {string} */ file) {
  * @param {Check[]} checks
  * @param {Set<string>} baseline
  * @param {boolean} killed  the watchdog had to end the run
+ * @param {string[]} [unhandled]  the client's reports of what it left unhandled
  * @returns {Verdict}
  */
-export function judge(scenario, checks, baseline, killed) {
+export function judge(scenario, checks, baseline, killed, unhandled = []) {
   const count = (/** @type {string} */ status) => checks.filter((check) => check.status === status).length;
   const failing = checks.filter((check) => check.status === 'FAILURE');
   const successes = count('SUCCESS');
@@ -72,6 +74,7 @@ export function judge(scenario, checks, baseline, killed) {
           : 'no check succeeded (all skipped)'
         : '';
   const base = { successes, failures: failing.length, warnings: count('WARNING'), reason };
+  if (unhandled.length > 0) return { ...base, outcome: 'fail', reason: unhandled.slice(0, 3).join(' | ') };
   const wholeScenario = baseline.has(scenario);
   const excusedChecks = new Set(
     [...baseline].filter((entry) => entry.startsWith(`${scenario}:`)).map((entry) => entry.slice(scenario.length + 1)),

@@ -8,6 +8,7 @@ export default defineConfig({
   test: {
     root: new URL('../..', import.meta.url).pathname,
     include: ['runtimes/workerd/**/*.test.ts'],
+    setupFiles: ['scripts/test/settle-after-file.ts'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 20_000,

@@ -6,11 +6,12 @@
  */
 import * as core from '../../packages/core/dist/core.bundle.js';
 import { runScenario } from '../run-scenario.js';
+import { failOnUnhandled } from './fail-on-unhandled.js';
 
 export default {
   async fetch(request) {
     const query = new URL(request.url).searchParams;
     const urls = JSON.parse(query.get('urls') ?? '{}');
-    return Response.json(await runScenario(core, query.get('scenario') ?? '', urls));
+    return Response.json(await failOnUnhandled(() => runScenario(core, query.get('scenario') ?? '', urls)));
   },
 };

@@ -18,16 +18,8 @@ const isWindows = process.platform === 'win32';
 export function runCommand(command, args, { env = process.env, cwd = repoRoot, timeoutMs } = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd, env, stdio: 'inherit', shell: isWindows, detached: !isWindows });
-    const killTree = (signal) => {
-      try {
-        if (isWindows) child.kill(signal);
-        else process.kill(-child.pid, signal);
-      } catch {
-        // Already gone.
-      }
-    };
     const onInterrupt = () => {
-      killTree('SIGTERM');
+      killTree(child, 'SIGTERM');
       process.exit(130);
     };
     process.once('SIGINT', onInterrupt);
@@ -36,7 +28,7 @@ export function runCommand(command, args, { env = process.env, cwd = repoRoot, t
         ? undefined
         : setTimeout(() => {
             console.error(`\n${command} ${args.join(' ')}: no result after ${timeoutMs / 60_000} min, killing it`);
-            killTree('SIGKILL');
+            killTree(child, 'SIGKILL');
           }, timeoutMs);
     const finish = (code) => {
       clearTimeout(timer);
@@ -49,4 +41,50 @@ export function runCommand(command, args, { env = process.env, cwd = repoRoot, t
     });
     child.on('exit', (code, signal) => finish(code ?? (signal ? 128 : 1)));
   });
+}
+
+/**
+ * Runs `command args` as {@link runCommand} does, but with its stdout and stderr
+ * captured (interleaved) instead of shown; resolves with `{ code, output }`.
+ */
+export function captureCommand(command, args, { env = process.env, cwd = repoRoot, timeoutMs } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      shell: isWindows,
+      detached: !isWindows,
+    });
+    let output = '';
+    const keep = (chunk) => {
+      output += chunk;
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            output += `\n${command} ${args.join(' ')}: no result after ${timeoutMs / 1000} s, killed`;
+            killTree(child, 'SIGKILL');
+          }, timeoutMs);
+    child.on('error', (error) => {
+      output += `\ncould not start ${command}: ${error.message}`;
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? (signal ? 128 : 1), output });
+    });
+  });
+}
+
+/** Ends `child` and, on POSIX, every process of its group. */
+function killTree(child, signal) {
+  try {
+    if (isWindows) child.kill(signal);
+    else process.kill(-child.pid, signal);
+  } catch {
+    // Already gone.
+  }
 }

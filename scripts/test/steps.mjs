@@ -4,7 +4,7 @@ import { requireNodeBinary } from '../../runtimes/node/binaries.mjs';
 import { ensureChromium, ensureInstalled, ensurePnpm } from '../lib/setup.mjs';
 
 /** Where runners write their machine-readable reports (gitignored). */
-const REPORTS = '.tmp/test-reports';
+export const REPORTS = '.tmp/test-reports';
 const VITEST_JSON = `${REPORTS}/vitest.json`;
 const PLAYWRIGHT_JSON = `${REPORTS}/playwright.json`;
 const WORKERD_JSON = `${REPORTS}/workerd.json`;
@@ -14,6 +14,7 @@ const BUN_JUNIT = `${REPORTS}/bun.xml`;
 const CONFORMANCE_JSON = `${REPORTS}/conformance.json`;
 const SPEC_COVERAGE_JSON = `${REPORTS}/spec-coverage.json`;
 const PACK_CHECK_JSON = `${REPORTS}/pack-check.json`;
+const UNHANDLED_JSON = `${REPORTS}/unhandled-errors-fail.json`;
 
 /**
  * Each step is one of:
@@ -50,7 +51,7 @@ function atLeastOneFailure(exitCode, counts) {
 }
 
 /** Totals from vitest's JSON reporter at `file`; a test file that fails to load counts as a failure. */
-const countVitest = (file) => (exitCode) => {
+export const countVitest = (file) => (exitCode) => {
   const report = readJson(file);
   if (!report) return atLeastOneFailure(exitCode, { passed: 0, failed: 0 });
   const brokenFiles = (report.testResults ?? []).filter(
@@ -62,20 +63,20 @@ const countVitest = (file) => (exitCode) => {
   });
 };
 
-/** Totals from Playwright's JSON reporter; a flaky test passed on retry, a global error is a failure. */
-function countPlaywright(exitCode) {
-  const report = readJson(PLAYWRIGHT_JSON);
+/** Totals from Playwright's JSON reporter at `file`; a flaky test passed on retry, a global error is a failure. */
+export const countPlaywright = (file) => (exitCode) => {
+  const report = readJson(file);
   if (!report?.stats) return atLeastOneFailure(exitCode, { passed: 0, failed: 0 });
   const { expected = 0, unexpected = 0, flaky = 0 } = report.stats;
   const globalErrors = (report.errors ?? []).length;
   return atLeastOneFailure(exitCode, { passed: expected + flaky, failed: unexpected + globalErrors });
-}
+};
 
 /**
  * Totals from a JUnit XML report (deno test --junit-path, bun test --reporter=junit):
  * a testcase with <failure> or <error> failed, one with <skipped> is not counted.
  */
-const countJunit = (file) => (exitCode) => {
+export const countJunit = (file) => (exitCode) => {
   if (!existsSync(file)) return atLeastOneFailure(exitCode, { passed: 0, failed: 0 });
   let passed = 0;
   let failed = 0;
@@ -92,18 +93,18 @@ const countJunit = (file) => (exitCode) => {
  * unexpected failure or a stale baseline entry failed. A failure the baseline
  * (conformance/expected-failures.yml) expects counts as neither: the run lists it.
  */
-function countConformance(exitCode) {
-  const report = readJson(CONFORMANCE_JSON);
+export const countConformance = (file) => (exitCode) => {
+  const report = readJson(file);
   if (!Array.isArray(report?.sets)) return atLeastOneFailure(exitCode, { passed: 0, failed: 0 });
   const sum = (key) => report.sets.reduce((total, set) => total + set[key], 0);
   return atLeastOneFailure(exitCode, { passed: sum('passed'), failed: sum('failed') });
-}
+};
 
 /**
  * Totals from a report that counts for itself (`{ passed, failed }`): scripts/spec-coverage.mjs (each
  * table row whose named test exists, or whose reason is given, passed) and scripts/publish/pack-check.mjs.
  */
-const countReport = (file) => (exitCode) => {
+export const countReport = (file) => (exitCode) => {
   const report = readJson(file);
   if (typeof report?.passed !== 'number') return atLeastOneFailure(exitCode, { passed: 0, failed: 0 });
   return atLeastOneFailure(exitCode, { passed: report.passed, failed: report.failed });
@@ -173,7 +174,7 @@ export const steps = [
     { before: fresh(VITEST_JSON) },
   ),
   setup('chromium', ensureChromium),
-  runner('playwright', ['exec', 'playwright', 'test', '--reporter=list,json'], countPlaywright, {
+  runner('playwright', ['exec', 'playwright', 'test', '--reporter=list,json'], countPlaywright(PLAYWRIGHT_JSON), {
     env: { PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON },
     before: fresh(PLAYWRIGHT_JSON),
   }),
@@ -244,7 +245,14 @@ export const steps = [
     { before: fresh(PACK_CHECK_JSON) },
   ),
   // The official MCP conformance suite's client scenarios (requirement sets 2025-11-25, 2026-07-28, suite all).
-  runner('conformance', ['run', 'conformance', '--json', CONFORMANCE_JSON], countConformance, {
+  runner('conformance', ['run', 'conformance', '--json', CONFORMANCE_JSON], countConformance(CONFORMANCE_JSON), {
     before: fresh(CONFORMANCE_JSON),
   }),
+  // Each runner above, on a fixture that leaves an unhandled rejection or throws from a timer, must fail.
+  runner(
+    'unhandled-errors-fail',
+    ['exec', 'node', 'scripts/test/unhandled-errors-fail.mjs', '--json', UNHANDLED_JSON],
+    countReport(UNHANDLED_JSON),
+    { before: fresh(UNHANDLED_JSON) },
+  ),
 ];

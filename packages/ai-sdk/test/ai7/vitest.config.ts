@@ -30,6 +30,7 @@ export default defineConfig({
       'packages/ai-sdk/test/hostile-servers.test.ts',
       'packages/ai-sdk/test/built-package.test.ts',
     ],
+    setupFiles: rootConfig.test?.setupFiles ?? [],
     environment: 'node',
     pool: 'forks',
     testTimeout: 20_000,
