@@ -6,9 +6,10 @@
  * - over the wire, as JSON: only what JSON holds (no NaN, no Infinity), so
  *   `pollInterval`, a task's `ttl`, `ttlMs` get 1e308, -1, 0, 2^31 and doubles;
  * - computed on the client from text: `expires_in` may be a string (`"1e999"`
- *   is Infinity, `"soon"` NaN) and `Retry-After` is a header (a long run of
- *   digits is Infinity seconds, a far date 1e13 ms), so those reach NaN and
- *   Infinity for real.
+ *   is Infinity, `"soon"` NaN), `Retry-After` is a header (a long run of
+ *   digits is Infinity seconds, a far date 1e13 ms) and an SSE `retry:` field
+ *   is a line of a stream (10,000 digits are Infinity ms; anything but digits
+ *   is ignored), so those reach NaN and Infinity for real.
  * Throughout, a spy on `setTimeout` checks that no timer is ever asked for a
  * delay that is NaN, negative or above MAX_TIMER.
  */
@@ -17,11 +18,21 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { POLL_INTERVAL } from '../../src/client/tasks/index.js';
-import { HttpError, OAuthProvider, type OAuthStore } from '../../src/index.js';
+import {
+  Client,
+  type ClientOptions,
+  HttpError,
+  OAuthProvider,
+  type OAuthStore,
+  StreamableHttpTransport,
+  type StreamableHttpTransportOptions,
+} from '../../src/index.js';
 import { MAX_CACHE_TTL_MS } from '../../src/protocol/cache.js';
 import { HttpRequester } from '../../src/transport/http/http-requester.js';
+import { MAX_SSE_RETRY } from '../../src/transport/http/resilience/backoff.js';
 import { MAX_TIMER, timerDelay } from '../../src/util/timers.js';
 import { durationPeer } from '../client/duration-peer.js';
+import { countingFetch } from '../transport/http/counting-fetch.js';
 import { fcParams } from './fc-params.js';
 
 /** The values the issue names, as numbers a computation can yield. */
@@ -301,6 +312,137 @@ describe('every duration a server sends keeps the client bounded', () => {
             expectTimersBounded();
           } finally {
             globalThis.setTimeout = realSetTimeout;
+          }
+        }),
+        fcParams(40),
+      );
+    });
+
+    it('SSE retry: a resumed POST stream waits what was sent, capped at 10 min; the GET stream reopens no sooner than minDelay', async () => {
+      const retryField = fc.oneof(
+        fc.constantFrom('0', '1', '007', '2147483648', `1${'0'.repeat(308)}`, '9'.repeat(10_000)),
+        fc.nat({ max: 2 * MAX_SSE_RETRY }).map(String),
+        fc.bigInt({ min: 0n, max: 10n ** 400n }).map(String),
+        // Not digits only: the SSE spec ignores the field (HTML, server-sent events, §9.2.6).
+        fc.constantFrom('-1', '1e12', 'NaN', 'Infinity', ' 5', '', '5.5', '+5', '0x10', '1_000'),
+      );
+      const minDelay = 1000;
+      await fc.assert(
+        fc.asyncProperty(retryField, async (retry) => {
+          const honoured = /^[0-9]+$/.test(retry) ? Math.min(Number(retry), MAX_SSE_RETRY) : undefined;
+          let callId: unknown;
+          handle = (req, res, body) => {
+            const sse = (text: string) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(text);
+            if (req.method === 'DELETE') return res.writeHead(200).end();
+            if (req.method === 'GET') {
+              // The call's stream resumed: its response. Any other GET is the standalone stream.
+              if (req.headers['last-event-id'] === 'post-1') {
+                const result = { content: [{ type: 'text', text: 'resumed' }] };
+                return sse(`id: post-2\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: callId, result })}\n\n`);
+              }
+              return sse(`id: get-1\nretry: ${retry}\ndata:\n\n`);
+            }
+            const message = JSON.parse(body) as { id?: unknown; method: string; params?: { protocolVersion?: string } };
+            if (message.method === 'initialize') {
+              const result = {
+                protocolVersion: message.params?.protocolVersion,
+                capabilities: { tools: {} },
+                serverInfo: { name: 'retry-field', version: '1.0.0' },
+              };
+              return json(res, 200, { jsonrpc: '2.0', id: message.id, result }, { 'mcp-session-id': 's-1' });
+            }
+            if (message.id === undefined) return res.writeHead(202).end();
+            if (message.method !== 'tools/call') return json(res, 200, { jsonrpc: '2.0', id: message.id, result: {} });
+            // The call's stream: a priming event with the retry: field, then it ends before the response.
+            callId = message.id;
+            sse(`id: post-1\nretry: ${retry}\ndata:\n\n`);
+          };
+          const connect = async (transport: StreamableHttpTransportOptions, client: ClientOptions = {}) => {
+            const counting = countingFetch();
+            const connected = new Client(
+              new StreamableHttpTransport(`${base}/mcp`, { ...transport, fetch: counting.fetch }),
+              {
+                protocolVersion: '2025-11-25',
+                // No timeout of the client's own shares a delay with the waits under test.
+                requestTimeout: MAX_TIMER,
+                maxTotalTimeout: 0,
+                ...client,
+              },
+            );
+            await connected.connect();
+            return { client: connected, calls: counting.calls };
+          };
+          /** Lets real I/O (and loading code on demand) run until `done` holds, for 10 s at most; the fake clock stays. */
+          const until = async (done: () => boolean) => {
+            const deadline = Date.now() + 10_000;
+            while (!done() && Date.now() < deadline) await settle();
+          };
+          // `performance` too: each fetch call's `startedAt` is then the fake time it was made.
+          vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+          spyOnTimers();
+          const clients: Client[] = [];
+          try {
+            // (a) A POST stream that ends before its response is resumed after `retry:`, held to MAX_SSE_RETRY.
+            const poster = await connect({ standaloneStream: false });
+            clients.push(poster.client);
+            const resumed = () => poster.calls.some((call) => call.headers.get('last-event-id') === 'post-1');
+            const scheduled = delays.length;
+            const outcome = poster.client.callTool('echo').catch((error: unknown) => error);
+            if (honoured === undefined) await until(resumed);
+            else {
+              await until(() => delays.slice(scheduled).includes(honoured));
+              expect(delays.slice(scheduled), 'the wait before resuming').toContain(honoured);
+              await vi.advanceTimersByTimeAsync(Math.max(0, honoured - 1));
+              await settle();
+              expect(resumed(), `resumed before ${honoured} ms`).toBe(honoured === 0);
+              await vi.advanceTimersByTimeAsync(1);
+              await until(resumed);
+            }
+            expect(resumed()).toBe(true);
+            expect(await outcome).toMatchObject({ text: 'resumed' });
+
+            // (b) The standalone GET stream ends after each event and is reopened after `retry:`,
+            // never sooner than minDelay and never later than MAX_SSE_RETRY.
+            const waits = delays.length;
+            const listener = await connect({ streamReconnect: { minDelay } }, { onNotification: () => {} });
+            clients.push(listener.client);
+            const opened = () =>
+              listener.calls.filter((call) => call.httpMethod === 'GET').map((call) => call.startedAt);
+            const reopenAfter = Math.max(minDelay, honoured ?? 0);
+            // The first stream ended and the wait before reopening is scheduled (a client that
+            // gets the wait wrong shows it below, by reopening too soon or too late).
+            await until(() => delays.slice(waits).includes(reopenAfter));
+            // A window of fake time, moved a quarter of minDelay at a time so that a client that
+            // reopens at once would do so many times over.
+            const window = 4 * minDelay;
+            for (let elapsed = 0; elapsed < window; elapsed += minDelay / 4) {
+              await vi.advanceTimersByTimeAsync(minDelay / 4);
+              await settle();
+              await settle();
+            }
+            const openings = opened();
+            expect(openings.length, `GET streams opened in ${window} ms`).toBeLessThanOrEqual(1 + window / minDelay);
+            const gaps = openings.slice(1).map((at, n) => at - (openings[n] ?? 0));
+            expect(
+              gaps.filter((gap) => gap < minDelay),
+              'reopened sooner than minDelay',
+            ).toEqual([]);
+            expect(delays.slice(waits), 'the wait before reopening').toContain(reopenAfter);
+            if (reopenAfter <= window) expect(openings.length).toBeGreaterThanOrEqual(2);
+            else {
+              expect(openings).toHaveLength(1);
+              await vi.advanceTimersByTimeAsync(reopenAfter - window - 1);
+              await settle();
+              expect(opened(), `reopened before ${reopenAfter} ms`).toHaveLength(1);
+              await vi.advanceTimersByTimeAsync(1);
+              await until(() => opened().length === 2);
+              expect(opened()).toHaveLength(2);
+            }
+            expectTimersBounded();
+          } finally {
+            globalThis.setTimeout = realSetTimeout;
+            vi.useRealTimers();
+            await Promise.all(clients.map((client) => client.close()));
           }
         }),
         fcParams(40),
