@@ -19,6 +19,10 @@ const reporter = fileURLToPath(new URL('./report-unhandled.js', import.meta.url)
  * any request's promise chain (in a timer or an event listener) reaches no request and
  * fails none; workerd reports it only in its verbose log, on a line that starts the first
  * way. A rejection left unhandled is printed by report-unhandled.js the second way.
+ * workerd also logs "uncaught exception; exception = … Can't read from request stream
+ * after response has been sent" when a Durable Object answers a forwarded request without
+ * reading its body: that is workerd's own pump giving up, no code of the Worker's, so it
+ * does not count.
  */
 const UNCAUGHT = /uncaught exception; source = |^unhandled rejection in workerd: /;
 
@@ -81,6 +85,7 @@ export function startWorker(script: URL | string, setup: WorkerSetup = {}): Star
     ].join('\n'),
     // Names the entry module (no such file is written) and resolves its imports.
     scriptPath: join(folder, `reporting-${basename(main)}`),
+    // Module names are paths below it: the repository's root, or / for a bundle outside it.
     modulesRoot: commonRoot(repoRoot, folder),
     // Miniflare's default rules read *.js as CommonJS; every file the worker loads is an ES module.
     modulesRules: [{ type: 'ESModule', include: ['**/*.js', '**/*.mjs'] }],
