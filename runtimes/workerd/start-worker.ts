@@ -1,29 +1,73 @@
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
 
+/**
+ * How long workerd's last log lines get to arrive before it is stopped: stopping it
+ * discards whatever its pipes still hold.
+ */
+const SETTLE_MS = 50;
+
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const reporter = fileURLToPath(new URL('./report-unhandled.js', import.meta.url));
 
 /**
- * An exception a Worker throws outside any request's promise chain (in a timer
- * or an event listener) reaches no request and fails none; workerd reports it
- * only in its verbose log, on a line that starts this way.
+ * The lines that tell of an error nothing caught. An exception a Worker throws outside
+ * any request's promise chain (in a timer or an event listener) reaches no request and
+ * fails none; workerd reports it only in its verbose log, on a line that starts the first
+ * way. A rejection left unhandled is printed by report-unhandled.js the second way.
+ * workerd also logs "uncaught exception; exception = … Can't read from request stream
+ * after response has been sent" when a Durable Object answers a forwarded request without
+ * reading its body: that is workerd's own pump giving up, no code of the Worker's, so it
+ * does not count.
  */
-const UNCAUGHT = /uncaught exception; source = /;
+const UNCAUGHT = /uncaught exception; source = |^unhandled rejection in workerd: /;
 
-/** A Worker running in workerd, and workerd's reports of the exceptions it did not catch, for a test to assert empty. */
+/** What a Worker gets besides its code; each is Miniflare's option of the same name. */
+export interface WorkerSetup {
+  readonly bindings?: Record<string, string>;
+  readonly kvNamespaces?: string[];
+  readonly durableObjects?: Record<string, string>;
+  /** A directory that keeps Durable Object storage, for a later workerd to find. */
+  readonly durableObjectsPersist?: string;
+}
+
+/** A Worker running in workerd, and workerd's reports of the errors nothing caught, for a test to assert empty. */
 export interface StartedWorker {
   readonly mf: Miniflare;
   readonly uncaught: string[];
+  /** Stops workerd once its last log lines have had time to arrive; called again, the same promise. */
+  dispose(): Promise<void>;
+}
+
+/** The deepest directory that holds both paths. */
+function commonRoot(a: string, b: string): string {
+  const left = a.split(sep);
+  const right = b.split(sep);
+  let depth = 0;
+  while (depth < left.length && left[depth] === right[depth]) depth += 1;
+  return left.slice(0, depth).join(sep) || sep;
+}
+
+/** An import specifier for `path`, relative to the directory `from`. */
+function specifier(from: string, path: string): string {
+  const name = relative(from, path).split(sep).join('/');
+  return JSON.stringify(name.startsWith('.') ? name : `./${name}`);
 }
 
 /**
- * Starts the Worker at `script` in workerd, as the workerd runner does: ES modules
- * loaded from the repository, workerd's output printed as Miniflare prints it.
- * Unhandled rejections are the Worker's own to report (runtimes/workerd/fail-on-unhandled.js).
+ * Starts the Worker whose main module is `script` in workerd: ES modules loaded from the
+ * repository (or from wherever a bundle lies), workerd's output printed as Miniflare prints
+ * it. An entry module made here imports report-unhandled.js before the Worker and
+ * re-exports all of the Worker's exports (its handlers and Durable Object classes), so the
+ * Worker's own code stays exactly what is deployed.
  */
-export function startWorker(script: URL): StartedWorker {
+export function startWorker(script: URL | string, setup: WorkerSetup = {}): StartedWorker {
+  const main = script instanceof URL ? fileURLToPath(script) : script;
+  const folder = dirname(main);
   const uncaught: string[] = [];
   const handleRuntimeStdio = (stdout: Readable, stderr: Readable) => {
     createInterface(stdout).on('line', (line) => console.log(line));
@@ -34,8 +78,15 @@ export function startWorker(script: URL): StartedWorker {
   };
   const mf = new Miniflare({
     modules: true,
-    scriptPath: fileURLToPath(script),
-    modulesRoot: repoRoot,
+    script: [
+      `import ${specifier(folder, reporter)};`,
+      `export * from ${specifier(folder, main)};`,
+      `export { default } from ${specifier(folder, main)};`,
+    ].join('\n'),
+    // Names the entry module (no such file is written) and resolves its imports.
+    scriptPath: join(folder, `reporting-${basename(main)}`),
+    // Module names are paths below it: the repository's root, or / for a bundle outside it.
+    modulesRoot: commonRoot(repoRoot, folder),
     // Miniflare's default rules read *.js as CommonJS; every file the worker loads is an ES module.
     modulesRules: [{ type: 'ESModule', include: ['**/*.js', '**/*.mjs'] }],
     compatibilityDate: '2025-09-01',
@@ -45,6 +96,12 @@ export function startWorker(script: URL): StartedWorker {
     compatibilityFlags: ['unhandled_rejection_after_microtask_checkpoint'],
     verbose: true,
     handleRuntimeStdio,
+    ...setup,
   });
-  return { mf, uncaught };
+  let disposed: Promise<void> | undefined;
+  const dispose = () => {
+    disposed ??= sleep(SETTLE_MS).then(() => mf.dispose());
+    return disposed;
+  };
+  return { mf, uncaught, dispose };
 }

@@ -9,7 +9,8 @@
  *
  * Covered: vitest (the root config), ai-sdk-ai7 (its config, on Node 22), workerd
  * (its vitest config; inside workerd the Worker's own check and the uncaught-exception
- * log), playwright (Node side and page side, no web servers), deno, bun, and the
+ * log), workerd-examples (an example-style Worker and Durable Object, started as the
+ * examples' tests start theirs, under the root config), playwright (Node side and page side, no web servers), deno, bun, and the
  * conformance app (one scenario). Not run here: node22/node24, which use the root
  * config that the vitest and ai-sdk-ai7 cases already cover on Nodes 20 and 22, and
  * the plain Node scripts (spec-coverage, pack-check, conformance/run.mjs itself),
@@ -51,6 +52,10 @@ const cases = () => [
   vitestCase('vitest', 'main', ['vitest rejection', 'vitest timer throw', 'vitest late rejection']),
   vitestCase('ai-sdk-ai7', 'ai-sdk-ai7', ['vitest rejection', 'vitest timer throw', 'vitest late rejection'], 22),
   vitestCase('workerd', 'workerd', ['workerd rejection', 'workerd timer throw']),
+  vitestCase('workerd-examples', 'workerd-examples', [
+    'example Durable Object rejection',
+    'example Worker timer throw',
+  ]),
   {
     name: 'playwright',
     args: ['exec', 'playwright', 'test', '--config', `${FIXTURES}/playwright.config.ts`, '--reporter=list,json'],
@@ -138,9 +143,9 @@ for (const testCase of [...cases(), { name: 'counting' }]) {
   }
   const took = ((performance.now() - caseStarted) / 1000).toFixed(1);
   if (result.problems.length === 0) {
-    console.log(`ok    ${testCase.name.padEnd(12)} fails as it must (exit ${result.code}, ${took}s)`);
+    console.log(`ok    ${testCase.name.padEnd(16)} fails as it must (exit ${result.code}, ${took}s)`);
   } else {
-    console.log(`FAIL  ${testCase.name.padEnd(12)} ${result.problems.join('; ')} (${took}s)`);
+    console.log(`FAIL  ${testCase.name.padEnd(16)} ${result.problems.join('; ')} (${took}s)`);
     if (result.output) console.log(result.output.split('\n').slice(-80).join('\n'));
   }
   results.push({ name: testCase.name, problems: result.problems });

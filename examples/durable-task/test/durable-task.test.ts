@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHttpTransport } from '../../../packages/core/dist/index.js';
+import { checkedWorkers } from '../../../runtimes/workerd/checked-workers.js';
 import { startHttpServers } from '../../../test-servers/http/serve.mjs';
 import { type RecordingProxy, startRecordingProxy } from '../../../test-servers/recording-proxy.mjs';
 import { MAX_JOBS, MAX_QUEUE } from '../task-object.js';
@@ -33,7 +33,7 @@ const SESSION_SECRET = 'the-operators-session-secret-0123456789';
 
 let servers: Awaited<ReturnType<typeof startHttpServers>>;
 let persistRoot: string;
-const workers: Miniflare[] = [];
+const workers = checkedWorkers();
 const proxies: RecordingProxy[] = [];
 
 beforeAll(async () => {
@@ -42,7 +42,6 @@ beforeAll(async () => {
   persistRoot = mkdtempSync(join(tmpdir(), 'durable-task-'));
 });
 afterAll(async () => {
-  await Promise.all(workers.map((mf) => mf.dispose()));
   await Promise.all(proxies.map((proxy) => proxy.close()));
   await servers?.close();
   if (persistRoot) rmSync(persistRoot, { recursive: true, force: true });
@@ -72,19 +71,15 @@ function signedCookie(secret: string, name: string, expiry: number) {
  */
 function startWorker(mcpUrl: string, persist?: string, variables: Record<string, string | undefined> = {}) {
   const bindings: Record<string, string | undefined> = { MCP_URL: mcpUrl, SESSION_SECRET, ...variables };
-  const mf = new Miniflare({
-    modules: true,
-    scriptPath: `${repoRoot}examples/durable-task/test/reached-task.js`,
-    modulesRoot: repoRoot,
-    // Miniflare's default rules read *.js as CommonJS; these are ES modules.
-    modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }],
-    compatibilityDate: '2025-09-01',
-    bindings: Object.fromEntries(Object.entries(bindings).filter(([, value]) => value !== undefined)),
+  const started = workers.start(`${repoRoot}examples/durable-task/test/reached-task.js`, {
+    bindings: Object.fromEntries(
+      Object.entries(bindings).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    ),
     durableObjects: { MCP_TASKS: 'McpTaskObject' },
     kvNamespaces: ['REACHED'],
     ...(persist && { durableObjectsPersist: persist }),
   });
-  workers.push(mf);
+  const { mf } = started;
   const cookies = new Map<string, string>();
   /** The `Cookie` header of `name`, logged in at POST /login once (empty if the login was refused). */
   const cookie = async (name: string) => {
@@ -137,10 +132,7 @@ function startWorker(mcpUrl: string, persist?: string, variables: Record<string,
       const { keys } = await kv.list();
       return Promise.all(keys.map(async ({ name }) => JSON.parse((await kv.get(name)) ?? '{}')));
     },
-    dispose: async () => {
-      workers.splice(workers.indexOf(mf), 1);
-      await mf.dispose();
-    },
+    dispose: () => workers.stop(started),
   };
 }
 

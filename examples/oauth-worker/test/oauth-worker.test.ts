@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkedWorkers } from '../../../runtimes/workerd/checked-workers.js';
 import { type AuthServers, startAuthServers } from '../../../test-servers/auth/serve.mjs';
 
 interface KvAccess {
@@ -15,28 +15,21 @@ const WORKER = 'https://worker.test';
 const SESSION_SECRET = 'the-operators-session-secret-0123456789';
 
 let servers: AuthServers;
-const workers: Miniflare[] = [];
+const workers = checkedWorkers();
 beforeAll(async () => {
   if (!existsSync(bundle)) throw new Error('build @mcp/core first: pnpm -r build');
   servers = await startAuthServers();
 });
 afterAll(async () => {
-  await Promise.all(workers.map((mf) => mf.dispose()));
   await servers?.close();
 });
 
 /** The example Worker in workerd, for the MCP server at `mcpUrl`. */
 function startWorker(mcpUrl: string) {
-  const mf = new Miniflare({
-    modules: true,
-    scriptPath: `${repoRoot}examples/oauth-worker/worker.js`,
-    modulesRoot: repoRoot,
-    modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }],
-    compatibilityDate: '2025-09-01',
+  const { mf } = workers.start(`${repoRoot}examples/oauth-worker/worker.js`, {
     bindings: { MCP_URL: mcpUrl, SESSION_SECRET },
     kvNamespaces: ['OAUTH_KV'],
   });
-  workers.push(mf);
   const cookies = new Map<string, string>();
   /** The `Cookie` header of `name`, logged in at POST /login once. */
   const cookie = async (name: string) => {

@@ -1,11 +1,11 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHttpTransport } from '@mcp/core';
 import { SignJWT } from 'jose';
-import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { checkedWorkers } from '../../../runtimes/workerd/checked-workers.js';
 import { type AuthServers, startAuthServers } from '../../../test-servers/auth/serve.mjs';
 import { startHttpServers } from '../../../test-servers/http/serve.mjs';
 import { type MockModel, type MockScript, startMockModel } from '../../../test-servers/mock-model/serve.mjs';
@@ -62,7 +62,7 @@ let model: MockModel;
 let team: AccessTeam;
 let bundle: string;
 let scratch: string;
-const workers: Miniflare[] = [];
+const workers = checkedWorkers();
 let shared: { server: Awaited<ReturnType<typeof taskServer>>; worker: Worker };
 const proxies: RecordingProxy[] = [];
 
@@ -85,7 +85,6 @@ beforeAll(async () => {
   shared = { server, worker: startWorker(server.url) };
 });
 afterAll(async () => {
-  await Promise.all(workers.map((mf) => mf.dispose()));
   await Promise.all(proxies.map((proxy) => proxy.close()));
   await Promise.all([servers?.close(), auth?.close(), model?.close(), team?.close()]);
   if (scratch) rmSync(scratch, { recursive: true, force: true });
@@ -127,17 +126,15 @@ function startWorker(mcpUrl: string, persist?: string, variables: Record<string,
     RATE_PER_MINUTE: '1000',
     ...variables,
   };
-  const mf = new Miniflare({
-    modules: true,
-    scriptPath: bundle,
-    modulesRoot: dirname(bundle),
-    compatibilityDate: '2025-09-01',
-    bindings: Object.fromEntries(Object.entries(bindings).filter(([, value]) => value !== undefined)),
+  const started = workers.start(bundle, {
+    bindings: Object.fromEntries(
+      Object.entries(bindings).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    ),
     durableObjects: { AGENT: 'AgentObject' },
     kvNamespaces: ['REACHED'],
     ...(persist && { durableObjectsPersist: persist }),
   });
-  workers.push(mf);
+  const { mf } = started;
   const cookies = new Map<string, string>();
   const send = async (url: string, init?: RequestInit) => {
     const response = await mf.dispatchFetch(url, init as never);
@@ -194,10 +191,7 @@ function startWorker(mcpUrl: string, persist?: string, variables: Record<string,
       expect(added).toHaveLength(1);
       return added[0]?.object;
     },
-    async dispose() {
-      workers.splice(workers.indexOf(mf), 1);
-      await mf.dispose();
-    },
+    dispose: () => workers.stop(started),
   };
 }
 

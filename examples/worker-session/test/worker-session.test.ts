@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkedWorkers } from '../../../runtimes/workerd/checked-workers.js';
 import { startHttpServers } from '../../../test-servers/http/serve.mjs';
 import { MAX_QUEUE } from '../session-object.js';
 
@@ -38,14 +38,13 @@ const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const bundle = `${repoRoot}packages/core/dist/core.bundle.js`;
 
 let servers: Awaited<ReturnType<typeof startHttpServers>>;
-const workers: Miniflare[] = [];
+const workers = checkedWorkers();
 
 beforeAll(async () => {
   if (!existsSync(bundle)) throw new Error('build @mcp/core first: pnpm -r build');
   servers = await startHttpServers();
 });
 afterAll(async () => {
-  await Promise.all(workers.map((mf) => mf.dispose()));
   await servers?.close();
 });
 
@@ -62,18 +61,11 @@ async function scenario(rules: unknown[] = []) {
 
 /** The example worker in workerd, talking to `mcpUrl`; `call` is one invocation. */
 function startWorker(mcpUrl: string, variables: Record<string, string> = {}) {
-  const mf = new Miniflare({
-    modules: true,
-    scriptPath: `${repoRoot}examples/worker-session/worker.js`,
-    modulesRoot: repoRoot,
-    // Miniflare's default rules read *.js as CommonJS; these are ES modules.
-    modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }],
-    compatibilityDate: '2025-09-01',
+  const { mf } = workers.start(`${repoRoot}examples/worker-session/worker.js`, {
     bindings: { MCP_URL: mcpUrl, ...variables },
     kvNamespaces: ['MCP_SESSIONS'],
     durableObjects: { MCP_SESSION_OBJECTS: 'McpSessionObject' },
   });
-  workers.push(mf);
   return {
     /** One invocation, whatever it answers. */
     async send(path: string, text: string) {
