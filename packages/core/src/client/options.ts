@@ -279,9 +279,9 @@ export interface CallToolOptions extends CallOptions {
    * Sent as the request's `params._meta`, for keys the server or a tool reads
    * (a trace id, say). The keys the client sets itself win over these. The
    * client's `progressToken` is its own, so one in `meta` is never sent; ask
-   * for progress with `onProgress`. In 2026-07-28 the protocol version, client
-   * capabilities, client info and log level the client stamps on every request
-   * replace the same `io.modelcontextprotocol/` keys here.
+   * for progress with `onProgress`. In 2026-07-28 the client stamps every
+   * request with its protocol version, capabilities and info, and the log level
+   * when one is set: these replace the same `io.modelcontextprotocol/` keys here.
    */
   readonly meta?: Readonly<Record<string, unknown>>;
   /**
