@@ -1,4 +1,4 @@
-import { type CallOptions, type Client, type Tool as McpTool, ToolError } from '@mcp/core';
+import { type CallToolOptions, type Client, type Tool as McpTool, ToolError } from '@mcp/core';
 import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
 import { type MediaStyle, toModelOutput } from './model-output.js';
 import { cutDescription, schemaBytes, type ToolBounds, toolBounds } from './tool-bounds.js';
@@ -40,12 +40,12 @@ export interface McpToolSetOptions {
   readonly prefix?: boolean | string;
   /**
    * Given to every `tools/call` (`timeout`, `maxTotalTimeout`, `onProgress`,
-   * `validateOutput`, …), or a function that makes them for each call (to route
+   * `validateOutput`, `meta`, …), or a function that makes them for each call (to route
    * one call's progress by its `toolCallId`, say). Their `signal` and the AI
    * SDK's `abortSignal` both cancel a call. The listing uses the client's own
    * defaults.
    */
-  readonly callOptions?: CallOptions | ((call: McpToolCall) => CallOptions);
+  readonly callOptions?: CallToolOptions | ((call: McpToolCall) => CallToolOptions);
   /**
    * Longest description a tool offers the model, in UTF-16 code units (default
    * `DEFAULT_MAX_DESCRIPTION_CHARS`, 4,000; `Infinity` for no bound). A

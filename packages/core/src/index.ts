@@ -35,6 +35,7 @@ export type { ListenEvent, ListenFilter, Subscription } from './client/answering
 export { Client } from './client/client.js';
 export type {
   CallOptions,
+  CallToolOptions,
   ClientLimits,
   ClientOptions,
   ElicitationHandler,

@@ -8,7 +8,7 @@ import type { Tool, ToolResult } from '../protocol/tools.js';
 import type { Transport } from '../transport/transport.js';
 import { asyncDispose } from '../util/dispose.js';
 import type { ListenFilter, Subscription } from './answering/subscription.js';
-import type { CallOptions, ClientOptions, EraKind } from './options.js';
+import type { CallOptions, CallToolOptions, ClientOptions, EraKind } from './options.js';
 import type { Completion, PromptResult, ReadResourceResult } from './results/catalogue.js';
 import { parseObject } from './results/decode.js';
 import { Session } from './session.js';
@@ -114,8 +114,11 @@ export class Client implements AsyncDisposable {
     return (await this.#session.catalogue()).listPrompts(this.#session, options);
   }
 
-  /** Calls a tool; omitted `args` are sent as `{}`. A tool's own failure is `isError: true`, not a throw. */
-  callTool(name: string, args: Record<string, unknown> = {}, options?: CallOptions): Promise<ToolResult> {
+  /**
+   * Calls a tool; omitted `args` are sent as `{}`. A tool's own failure is
+   * `isError: true`, not a throw. `options.meta` is sent as the request's `_meta`.
+   */
+  callTool(name: string, args: Record<string, unknown> = {}, options?: CallToolOptions): Promise<ToolResult> {
     return this.#session.callTool(name, args, options);
   }
 

@@ -271,11 +271,24 @@ export interface CallOptions {
   readonly cache?: boolean;
   /** Log messages wanted for this call (2026-07-28 `_meta` logLevel; the legacy era uses `setLoggingLevel`). */
   readonly logLevel?: LoggingLevel;
+}
+
+/** Options of `callTool`: those of every call, and what only a tool call has. */
+export interface CallToolOptions extends CallOptions {
   /**
-   * `callTool` only: check the result against the `outputSchema` the tool
-   * listed (default true). A tool this client listed with an `outputSchema`
-   * must return `structuredContent` that validates, unless `isError`; else the
-   * call rejects with `OutputValidationError` (2025-06-18 on: clients SHOULD
+   * Sent as the request's `params._meta`, for keys the server or a tool reads
+   * (a trace id, say). The keys the client sets itself win over these. The
+   * client's `progressToken` is its own, so one in `meta` is never sent; ask
+   * for progress with `onProgress`. In 2026-07-28 the client stamps every
+   * request with its protocol version, capabilities and info, and the log level
+   * when one is set: these replace the same `io.modelcontextprotocol/` keys here.
+   */
+  readonly meta?: Readonly<Record<string, unknown>>;
+  /**
+   * Check the result against the `outputSchema` the tool listed (default
+   * true). A tool this client listed with an `outputSchema` must return
+   * `structuredContent` that validates, unless `isError`; else the call
+   * rejects with `OutputValidationError` (2025-06-18 on: clients SHOULD
    * validate). A tool never listed is not checked. The validator loads at the
    * first such call; an `outputSchema` it cannot use (unsupported dialect,
    * malformed, a `$ref` it would have to fetch, past `limits.maxSchemaNodes`) is
@@ -285,15 +298,15 @@ export interface CallOptions {
    */
   readonly validateOutput?: boolean;
   /**
-   * `callTool` only: call a tool a 2025-11-25 server lists with
-   * `execution.taskSupport: "optional"` as a task (one it lists as `"required"`
-   * always is). A 2026-07-28 server decides itself.
+   * Call a tool a 2025-11-25 server lists with `execution.taskSupport:
+   * "optional"` as a task (one it lists as `"required"` always is). A
+   * 2026-07-28 server decides itself.
    */
   readonly task?: boolean;
   /**
-   * `callTool` only: each new status of the task the server ran the call as
-   * (both revisions). Its `statusMessage` also goes to `onProgress`. Aborting
-   * the call, or a bound passing, cancels the task (`tasks/cancel`).
+   * Each new status of the task the server ran the call as (both revisions;
+   * `client.tasks.result()` takes it too). Its `statusMessage` also goes to `onProgress`. Aborting the call, or a
+   * bound passing, cancels the task (`tasks/cancel`).
    */
   readonly onTaskStatus?: (task: TaskReference) => void;
 }

@@ -23,6 +23,7 @@ import { legacyEra } from './legacy-era.js';
 import { ModernEra } from './modern-era.js';
 import {
   type CallOptions,
+  type CallToolOptions,
   type ClientOptions,
   DEFAULT_CLIENT_INFO,
   DEFAULT_CLOSE_GRACE,
@@ -38,7 +39,7 @@ import type { ResultCache } from './result-cache.js';
 import { parseAny, parseCallTool, parseEmpty, parseTools } from './results/decode.js';
 import { type CallBounds, RpcChannel } from './rpc-channel.js';
 import type { SessionSnapshot } from './session-snapshot.js';
-import type { TaskClient } from './tasks/index.js';
+import type { TaskAnswer, TaskClient, ToolCall } from './tasks/index.js';
 import { ToolRegistry } from './tool-registry.js';
 
 /**
@@ -284,12 +285,12 @@ export class Session {
   /**
    * Calls a tool. When a 2026-07-28 server says our `Mcp-Param-*` headers
    * disagree with its schema (`HeaderMismatch`), the tools are listed again
-   * (uncached) and the call sent once more. A task — the server's answer in
-   * 2026-07-28, or asked of a 2025-11-25 server that declared `tasks` — goes to
+   * (uncached) and the call sent once more. A task, whether the server's answer
+   * in 2026-07-28 or asked of a 2025-11-25 server that declared `tasks`, goes to
    * the tasks module, which follows it to its result. The result of a tool
-   * listed with an `outputSchema` is checked against it (`CallOptions.validateOutput`).
+   * listed with an `outputSchema` is checked against it (`CallToolOptions.validateOutput`).
    */
-  async callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<ToolResult> {
+  async callTool(name: string, args: Record<string, unknown>, options?: CallToolOptions): Promise<ToolResult> {
     let result: ToolResult;
     try {
       result = await this.#callTool(name, args, options);
@@ -308,13 +309,20 @@ export class Session {
     return validation.checkOutput(name, schema, result, this.#options);
   }
 
-  /** One `tools/call`, or the tasks module's following of it: its result as the caller gets it. */
-  async #callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<ToolResult> {
-    // A 2025-11-25 server that declared tasks: the tasks module decides, from the tool's taskSupport.
-    const result = (this.#server?.capabilities.tasks ||
-      (await this.request('tools/call', 'tools', { name, arguments: args }, parseCallTool, options))) as ToolResult;
-    // No `content`: a task (2026-07-28 `resultType: "task"`, passed on raw by the era), or a declared one's call.
-    return result.content ? result : (await this.tasks()).callTool(name, args, options, result);
+  /** One `tools/call`, or the tasks module's part in it: its result as the caller gets it. */
+  async #callTool(name: string, args: Record<string, unknown>, options?: CallToolOptions): Promise<ToolResult> {
+    const meta = options?.meta;
+    let call: ToolCall = { name, arguments: args };
+    if (meta) {
+      // The progress token is the client's (`onProgress`): one of the caller's could name another call's reports.
+      const { progressToken: _progressToken, ...rest } = meta;
+      call = { name, arguments: args, _meta: rest };
+    }
+    // A 2025-11-25 server that declared tasks: the tasks module starts one where the tool's taskSupport asks.
+    if (this.#server?.capabilities.tasks) return (await this.tasks()).startToolCall(call, options);
+    const result = await this.request<ToolResult | TaskAnswer>('tools/call', 'tools', call, parseCallTool, options);
+    // No `content`: a 2026-07-28 task, which the era hands on unparsed, for the tasks module to follow.
+    return result.content ? result : (await this.tasks()).followToolCall(result, options);
   }
 
   /** This session's tasks (`client.tasks`), the module loaded at first use. */

@@ -9,6 +9,7 @@ import { sleep } from '../../util/backoff.js';
 import type { Answering } from '../answering/index.js';
 import {
   type CallOptions,
+  type CallToolOptions,
   type ClientOptions,
   DEFAULT_MAX_INPUT_REQUESTS,
   DEFAULT_MAX_INPUT_ROUNDS,
@@ -18,10 +19,10 @@ import { parseCallTool, resultParser } from '../results/decode.js';
 import { legacyWire } from './legacy-wire.js';
 import { modernWire } from './modern-wire.js';
 import type { TaskStartOptions, Tasks } from './task-api.js';
-import type { Polled, TaskCallOptions, TaskSession, TaskWire } from './task-wire.js';
+import type { Polled, TaskAnswer, TaskCallOptions, TaskSession, TaskWire, ToolCall } from './task-wire.js';
 
 export type { TaskStartOptions, Tasks } from './task-api.js';
-export type { TaskSession } from './task-wire.js';
+export type { TaskAnswer, TaskSession, ToolCall } from './task-wire.js';
 
 /**
  * The wait between two polls of a task, in ms: the server's `pollInterval`
@@ -34,8 +35,9 @@ export const POLL_INTERVAL = { min: 10, max: 60_000, fallback: 1000 } as const;
 
 /**
  * Tasks, an on-demand module the Session loads the first time a server
- * answers a `tools/call` with a task, a 2025-11-25 server declares `tasks`,
- * or the app uses `client.tasks`. One loop for both revisions (`TaskWire`
+ * answers a `tools/call` with a task (`followToolCall`), a tool is called on
+ * a 2025-11-25 server that declared `tasks` (`startToolCall`), or the app
+ * uses `client.tasks`. One loop for both revisions (`TaskWire`
  * says how each speaks): poll at the server's interval, report each new
  * status, answer input, fetch the result; a `callTool` given up on cancels
  * its task with `tasks/cancel`, never `notifications/cancelled`.
@@ -65,65 +67,63 @@ export class TaskClient implements Tasks {
   }
 
   /**
-   * `callTool` when the server answered with a task (2026-07-28
-   * `resultType: "task"`, the raw result in `created`): its result, as if the
-   * tool had answered at once. On a 2025-11-25 server that declared `tasks.requests.tools.call`:
-   * a tool listed with `execution.taskSupport: "required"` (or `"optional"`,
-   * when the call asked with `task: true`) is called as a task and followed to
-   * its result; any other tool is called plainly. The tools are listed first
-   * when they were not, since such a server answers a required-task tool called
-   * plainly with an `isError` result, not an error the client could retry on.
-   * A plain call such a server refuses with -32600 ("task augmentation
-   * required") is sent once more as a task, and that outcome is final.
+   * `callTool` on a 2025-11-25 server that declared `tasks`: a tool listed
+   * with `execution.taskSupport: "required"` (or `"optional"`, when the call
+   * asked with `task: true`) is called as a task and followed to its result,
+   * when the server declared `tasks.requests.tools.call`; any other tool is
+   * called plainly. The tools are listed first when they were not, since such a
+   * server answers a required-task tool called plainly with an `isError`
+   * result, not an error the client could retry on. A plain call such a server
+   * refuses with -32600 ("task augmentation required") is sent once more as a
+   * task, and that outcome is final.
    */
-  async callTool(
-    name: string,
-    args: Record<string, unknown>,
-    options: CallOptions = {},
-    created: unknown,
-  ): Promise<ToolResult> {
-    // The Session hands on either the raw task, or (2025-11-25) the server's `tasks` capability.
-    if ((created as { taskId?: unknown }).taskId !== undefined) {
-      return this.#follow(this.#wire.created(created), options, true);
-    }
+  async startToolCall(call: ToolCall, options: CallToolOptions = {}): Promise<ToolResult> {
     const capabilities = this.#session.server?.capabilities.tasks as { requests?: { tools?: { call?: unknown } } };
-    if (!capabilities?.requests?.tools?.call) return this.#plainCall(name, args, options);
-    const named = (tool: Tool) => tool.name === name;
+    if (!capabilities?.requests?.tools?.call) return this.#plainCall(call, options);
+    const named = (tool: Tool) => tool.name === call.name;
     const tool = this.#listed.find(named) ?? (await this.#session.listTools(options)).find(named);
     const support = tool?.execution?.taskSupport;
     if (support === 'required' || (support === 'optional' && options.task === true)) {
-      return this.#callAsTask(name, args, options);
+      return this.#callAsTask(call, options);
     }
     // Some servers refuse a plain call with -32600 "task augmentation required" (2025-11-25
     // basic/utilities/tasks): it is sent once more as a task, and only once: that call's outcome is final.
-    return this.#plainCall(name, args, options).catch((error: unknown) => {
+    return this.#plainCall(call, options).catch((error: unknown) => {
       if (error instanceof RpcError && error.code === ErrorCode.InvalidRequest) {
-        return this.#callAsTask(name, args, options);
+        return this.#callAsTask(call, options);
       }
       throw error;
     });
   }
 
-  #plainCall(name: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolResult> {
-    return this.#session.request('tools/call', 'tools', { name, arguments: args }, parseCallTool, options);
+  /**
+   * `callTool` when a 2026-07-28 server answered with a task (`resultType:
+   * "task"`): the task followed to its result, as if the tool had answered at once.
+   */
+  async followToolCall(answer: TaskAnswer, options: CallToolOptions = {}): Promise<ToolResult> {
+    return this.#follow(this.#wire.created(answer), options, true);
+  }
+
+  #plainCall(call: ToolCall, options: CallToolOptions): Promise<ToolResult> {
+    return this.#session.request('tools/call', 'tools', call, parseCallTool, options);
   }
 
   /** `tools/call` augmented with `task: {ttl}` (the call's hard cap, if any), followed to its result. */
-  async #callAsTask(name: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolResult> {
+  async #callAsTask(call: ToolCall, options: CallToolOptions): Promise<ToolResult> {
     const cap = options.maxTotalTimeout ?? this.#options.maxTotalTimeout;
-    const started = await this.#wire.start(name, args, cap && cap !== Infinity ? cap : undefined, options);
+    const started = await this.#wire.start(call, cap && cap !== Infinity ? cap : undefined, options);
     return 'taskId' in started ? this.#follow(started, options, true) : started;
   }
 
   start(name: string, args: Record<string, unknown> = {}, options: TaskStartOptions = {}) {
-    return this.#wire.start(name, args, options.ttl, options);
+    return this.#wire.start({ name, arguments: args }, options.ttl, options);
   }
 
   async get(taskId: string, options: CallOptions = {}): Promise<TaskReference> {
     return (await this.#wire.get(taskId, options)).task;
   }
 
-  async result(taskId: string, options: CallOptions = {}): Promise<ToolResult> {
+  async result(taskId: string, options: CallOptions & Pick<CallToolOptions, 'onTaskStatus'> = {}): Promise<ToolResult> {
     return this.#follow(undefined, options, false, taskId);
   }
 
@@ -168,7 +168,7 @@ export class TaskClient implements Tasks {
    */
   async #follow(
     first: TaskReference | undefined,
-    options: CallOptions,
+    options: CallToolOptions,
     cancels: boolean,
     taskId = first?.taskId as string,
   ): Promise<ToolResult> {

@@ -40,11 +40,11 @@ export function legacyWire(session: TaskSession): TaskWire {
   const send = <T>(method: string, taskId: string, parse: (raw: unknown) => T, options: object) =>
     session.request(method, undefined, { taskId }, parse, options);
   return {
-    start(name, args, ttl, options) {
+    start(call, ttl, options) {
       return session.request(
         'tools/call',
         'tools',
-        { name, arguments: args, task: ttl === undefined ? {} : { ttl } },
+        { ...call, task: ttl === undefined ? {} : { ttl } },
         (raw) => ('task' in (raw as object) ? parseCreated(raw) : parseCallTool(raw)),
         options,
       );

@@ -68,9 +68,9 @@ export function modernWire(session: TaskSession): TaskWire {
       headers: { 'mcp-name': encodeHeaderValue(taskId) },
     } as TaskCallOptions);
   return {
-    async start(name, args, _ttl, options) {
+    async start(call, _ttl, options) {
       // The era hands a task over raw (`resultType: "task"`), unparsed.
-      const result = await session.request('tools/call', 'tools', { name, arguments: args }, parseCallTool, options);
+      const result = await session.request('tools/call', 'tools', call, parseCallTool, options);
       return 'taskId' in result ? parseCreated(result) : result;
     },
     created: parseCreated,

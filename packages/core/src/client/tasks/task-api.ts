@@ -1,6 +1,6 @@
 import type { TaskReference } from '../../protocol/tasks.js';
 import type { ToolResult } from '../../protocol/tools.js';
-import type { CallOptions } from '../options.js';
+import type { CallOptions, CallToolOptions } from '../options.js';
 
 /** Options of `client.tasks.start()`: a call's options, and how long the server should keep the task. */
 export interface TaskStartOptions extends CallOptions {
@@ -30,9 +30,10 @@ export interface Tasks {
    * `RpcError` the server gave (a tool's own failure is a result with
    * `isError`), a cancelled one with an `McpError`. Its bounds are the call's:
    * each poll has the timeout, the whole wait the hard cap. Giving up on the
-   * wait leaves the task running: `cancel()` stops it.
+   * wait leaves the task running: `cancel()` stops it. `onTaskStatus` hears
+   * each new status, as in `callTool`.
    */
-  result(taskId: string, options?: CallOptions): Promise<ToolResult>;
+  result(taskId: string, options?: CallOptions & Pick<CallToolOptions, 'onTaskStatus'>): Promise<ToolResult>;
   /** Asks the server to cancel the task (`tasks/cancel`). */
   cancel(taskId: string, options?: CallOptions): Promise<void>;
   /**

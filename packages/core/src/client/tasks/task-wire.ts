@@ -12,6 +12,23 @@ export interface Polled {
   readonly outcome?: () => ToolResult;
 }
 
+/** `tools/call` params as the Session sends them: the tool, its arguments, and the caller's `_meta` (`CallToolOptions.meta`). */
+export type ToolCall = {
+  readonly name: string;
+  readonly arguments: Record<string, unknown>;
+  readonly _meta?: Record<string, unknown>;
+};
+
+/**
+ * A 2026-07-28 `tools/call` answered with a task (`resultType: "task"`), as the
+ * era hands it on: unparsed, for the tasks module to read. It has no `content`,
+ * which every tool result has: that is how the Session tells the two apart.
+ */
+export type TaskAnswer = {
+  readonly resultType: 'task';
+  readonly content?: undefined;
+};
+
 /** A request's bounds as the task code sends it: a call's options plus the channel's own. */
 export type TaskCallOptions = CallOptions & {
   readonly cancellable?: boolean;
@@ -25,12 +42,7 @@ export type TaskCallOptions = CallOptions & {
  */
 export interface TaskWire {
   /** Calls a tool asking for a task; a server that answers inline gives the result instead. */
-  start(
-    name: string,
-    args: Record<string, unknown>,
-    ttl: number | undefined,
-    options: CallOptions,
-  ): Promise<TaskReference | ToolResult>;
+  start(call: ToolCall, ttl: number | undefined, options: CallOptions): Promise<TaskReference | ToolResult>;
   /** Reads a creation answer `tools/call` gave (the raw result). */
   created(raw: unknown): TaskReference;
   get(taskId: string, options: TaskCallOptions): Promise<Polled>;

@@ -40,10 +40,10 @@ const FORWARDS: Readonly<Record<string, Forward>> = {
   'tools/call': async ({ client }, params, options) => {
     const name = stringParam(params, 'name');
     const args = isRecord(params.arguments) ? params.arguments : {};
+    // The local request's `_meta` goes on; its progress token was taken, the Client sets its own.
+    const meta = isRecord(params._meta) ? params._meta : undefined;
     // The local client validates against the schema it listed; the bridge passes the result on as it came.
-    const result = isRecord(params._meta)
-      ? await callWithMeta(client, name, args, params._meta, options)
-      : await client.callTool(name, args, { ...options, validateOutput: false });
+    const result = await client.callTool(name, args, { ...options, validateOutput: false, ...(meta && { meta }) });
     // The result as the server sent it: `text` is the Client's own, and `resultType` belongs to the remote's
     // 2026-07-28 wire, not to the local session's revision.
     const { text: _text, isError, resultType: _resultType, ...wire } = result as ToolResult & { resultType?: unknown };
@@ -72,36 +72,6 @@ const FORWARDS: Readonly<Record<string, Forward>> = {
     return {};
   },
 };
-
-/**
- * A `tools/call` whose `_meta` must reach the server (the local client's own
- * keys; its progress token is the Client's to set). `callTool` takes none, so
- * `client.request` sends it, with what `callTool` does around the request: the
- * tools listed again, once, when a 2026-07-28 server says the `Mcp-Param-*`
- * headers disagree with its schema, and a task the server made of the call
- * followed to its result. (A 2025-11-25 server's tools are not asked to run as
- * tasks on this path: the server runs the call as it comes.)
- */
-async function callWithMeta(
-  client: Client,
-  name: string,
-  args: Params,
-  meta: Params,
-  options: CallOptions,
-): Promise<ToolResult> {
-  const send = () => client.request('tools/call', { name, arguments: args, _meta: meta }, options);
-  let result: Params;
-  try {
-    result = await send();
-  } catch (error) {
-    if (!(error instanceof RpcError) || error.code !== ErrorCode.HeaderMismatch) throw error;
-    await client.listTools({ ...options, cache: false });
-    result = await send();
-  }
-  const task = isRecord(result.task) ? result.task : result;
-  if (result.content === undefined && typeof task.taskId === 'string') return client.tasks.result(task.taskId, options);
-  return result as unknown as ToolResult;
-}
 
 /** The forward for `method`, or undefined when the bridge does not carry it (-32601). */
 export function forwardOf(method: string): Forward | undefined {
