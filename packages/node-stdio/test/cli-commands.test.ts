@@ -169,6 +169,25 @@ describe('arguments from a file (@path) or stdin (@-)', () => {
   });
 });
 
+describe('@- on a stdin that never ends', () => {
+  it('stops reading on interrupt and exits 130, the server never started', async () => {
+    const controller = new AbortController();
+    let stderr = '';
+    const stdin = new Readable({ read() {} });
+    stdin.push('{"text": ');
+    setTimeout(() => controller.abort(), 100);
+    const code = await run(['call', 'echo', '@-', '--', 'nonexistent-cmd-for-mcp-test'], {
+      stdout: { write: () => true },
+      stderr: { write: (chunk: string) => (stderr += chunk) },
+      stdin,
+      signal: controller.signal,
+    });
+    expect(code).toBe(130);
+    expect(stderr).toBe('mcp: interrupted\n');
+    expect(stdin.destroyed).toBe(true);
+  });
+});
+
 describe('binary data in --json', () => {
   it('is a base64 string everywhere, as on the wire: tool content, prompt content and blobs', async () => {
     const tool = JSON.parse((await mcp(['call', 'mixed-content', '--json'])).stdout);

@@ -5,6 +5,7 @@
  * `@`, so the two cannot be confused.
  */
 import { open } from 'node:fs/promises';
+import { addAbortSignal, type Readable } from 'node:stream';
 import type { InputStream } from './interactive/index.js';
 import { UsageError } from './usage-error.js';
 
@@ -24,6 +25,8 @@ export type JsonArguments =
 /** What `@-` and `@path` need at run time. */
 export interface ArgumentIo {
   readonly stdin: InputStream;
+  /** Ctrl+C: a read still waiting (stdin from a terminal, a FIFO) stops. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** Reads the operand: `@-` and `@path` are kept for {@link readArguments}, anything else must be a JSON object now. */
@@ -41,7 +44,10 @@ export function jsonArguments(operand: string | undefined): JsonArguments {
 export async function readArguments(source: JsonArguments, io: ArgumentIo): Promise<Record<string, unknown>> {
   if (source.from === 'inline') return source.value;
   const where = source.from === 'stdin' ? 'stdin (@-)' : `@${source.path}`;
-  const text = source.from === 'stdin' ? await readStream(io.stdin, where) : await readFile(source.path, where);
+  const text =
+    source.from === 'stdin'
+      ? await readStream(io.stdin, where, io.signal)
+      : await readFile(source.path, where, io.signal);
   return jsonObject(text, `arguments from ${where}`);
 }
 
@@ -71,7 +77,7 @@ function jsonObject(text: string | undefined, what: string): Record<string, unkn
   return value as Record<string, unknown>;
 }
 
-async function readFile(path: string, where: string): Promise<string> {
+async function readFile(path: string, where: string, signal: AbortSignal | undefined): Promise<string> {
   let file: Awaited<ReturnType<typeof open>>;
   try {
     file = await open(path, 'r');
@@ -79,14 +85,20 @@ async function readFile(path: string, where: string): Promise<string> {
     throw new UsageError(`cannot read ${where}: ${(error as Error).message}`, { cause: error });
   }
   try {
-    return await readStream(file.createReadStream({ autoClose: false }), where);
+    return await readStream(file.createReadStream({ autoClose: false }), where, signal);
   } finally {
     await file.close();
   }
 }
 
 /** The stream's text; past MAX_ARGUMENT_BYTES it stops reading and refuses. */
-async function readStream(stream: NodeJS.ReadableStream, where: string): Promise<string> {
+async function readStream(
+  stream: NodeJS.ReadableStream,
+  where: string,
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  // Every stream here is a node:stream Readable (process.stdin, a file's, a test's).
+  if (signal) addAbortSignal(signal, stream as Readable);
   const chunks: Buffer[] = [];
   let size = 0;
   try {

@@ -57,11 +57,11 @@ async function execute(command: Command, io: CliIo): Promise<number> {
   const { json } = command.session;
   const stdin = io.stdin ?? process.stdin;
   // Arguments from a file or stdin are read, and checked, before the server is started.
-  const args = 'args' in command ? await readArguments(command.args, { stdin }) : {};
+  const args = 'args' in command ? await readArguments(command.args, { stdin, signal: io.signal }) : {};
   const strings = command.kind === 'prompt' ? stringValues(args, 'prompt arguments') : {};
   const context =
     command.kind === 'complete'
-      ? stringValues(await readArguments(command.context, { stdin }), 'context arguments')
+      ? stringValues(await readArguments(command.context, { stdin, signal: io.signal }), 'context arguments')
       : {};
   const terminal = interactiveTerminal({
     stdin,
