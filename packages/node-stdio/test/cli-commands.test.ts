@@ -28,6 +28,13 @@ async function mcp(argv: string[], stdin?: string) {
   return { code, stdout, stderr };
 }
 
+/** `argv` is refused with `message` and exit status 2. */
+async function usageError(argv: string[], message: string) {
+  const { code, stderr } = await mcp(argv);
+  expect(code).toBe(2);
+  expect(stderr).toContain(`mcp: ${message}`);
+}
+
 let dir = '';
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mcp-cli-'));
@@ -56,11 +63,7 @@ describe('mcp complete', () => {
     [['complete', 'tool', 'x', 'y'], 'mcp complete takes "prompt <name>" or "resource <uri template>", got "tool"'],
     [['complete', 'prompt', 'greeting'], 'usage: mcp complete (prompt <name> | resource <uri template>)'],
     [['complete', 'prompt', 'greeting', 'name', 'a', '{"style": 1}'], 'context arguments must be strings'],
-  ])('treats %j as a usage error', async (argv, message) => {
-    const { code, stderr } = await mcp(argv);
-    expect(code).toBe(2);
-    expect(stderr).toContain(`mcp: ${message}`);
-  });
+  ])('treats %j as a usage error', usageError);
 });
 
 describe('mcp read --out', () => {
@@ -129,11 +132,7 @@ describe('mcp read of a resource template', () => {
     [['read', 'test://template/{id', 'id=1'], 'unbalanced braces'],
     [['read', 'test://template/{id}', 'id'], 'template arguments are name=value, got "id"'],
     [['read', 'test://static/text/1', 'id=1'], '"test://static/text/1" is no URI template; it takes no name=value'],
-  ])('treats %j as a usage error', async (argv, message) => {
-    const { code, stderr } = await mcp(argv);
-    expect(code).toBe(2);
-    expect(stderr).toContain(`mcp: ${message}`);
-  });
+  ])('treats %j as a usage error', usageError);
 });
 
 describe('arguments from a file (@path) or stdin (@-)', () => {

@@ -36,12 +36,12 @@ export class LegacySseSession {
    */
   async open(headers: Headers, refused: Response): Promise<void> {
     const http = this.#http;
-    const response = await http.send({ method: 'GET', headers, signal: this.#signal, idempotent: true }).catch(
-      async (error: unknown) => {
+    const response = await http
+      .send({ method: 'GET', headers, signal: this.#signal, idempotent: true })
+      .catch(async (error: unknown) => {
         await discard(refused);
         throw error;
-      },
-    );
+      });
     if (!response.ok || !response.body) {
       throw await httpError(refused, http.url, undefined, { cause: await httpError(response, http.url) });
     }
