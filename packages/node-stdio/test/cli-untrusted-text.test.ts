@@ -16,9 +16,9 @@ const REFUSED =
   'mcp: the answer nests more than 100 levels deep, past what --json prints (without --json, deeper levels show as [nested deeper than 100 levels]) (--json depth: 100)\n';
 const bin = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
-/** C0 controls but newline and tab, DEL, C1: what a terminal may act on instead of printing. */
+/** C0 controls but newline and tab, DEL, C1, bidi overrides and isolates: what a terminal may act on instead of printing. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 /** The SGR sequences `mcp` itself colors with on a terminal. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const OUR_COLORS = /\u001b\[(?:1|2|22|36|39)m/g;
@@ -62,6 +62,24 @@ describe('mcp prints what a server sent without its terminal control characters'
     }
     expect(stdout).not.toMatch(CONTROL);
     expect(stderr).not.toMatch(CONTROL);
+  });
+
+  it('inspect: multi-line instructions keep their lines, and lose CRs, escapes and bidi overrides', async () => {
+    const { code, stdout } = await mcp(['inspect']);
+    expect(code).toBe(0);
+    const start = stdout.indexOf('Instructions\n');
+    const section = stdout.slice(start, stdout.indexOf('\nTools'));
+    expect(section.split('\n')).toEqual([
+      'Instructions',
+      '  instructions31m]0;pwned[2Jhi',
+      '  second line evil isolated',
+      '',
+      '    third[2K line',
+      '',
+    ]);
+    const json = await mcp(['inspect', '--json']);
+    expect(json.stdout).not.toMatch(CONTROL);
+    expect(JSON.parse(json.stdout).instructions).toContain('second line \u202eevil\u202c \u2067isolated\u2069');
   });
 
   it('keeps its own colors on a terminal while dropping the server sequences', async () => {

@@ -10,6 +10,7 @@ import { summariseProperties, typeName } from '../src/cli/schema-summary.js';
 
 const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 const referenceServer = path('../../../test-servers/stdio.mjs');
+const everything = path('../../../test-servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const bin = path('../dist/cli.js');
 const { version } = JSON.parse(readFileSync(path('../package.json'), 'utf8')) as { version: string };
 
@@ -51,6 +52,8 @@ describe('mcp inspect', () => {
     expect(stdout).toMatch(/^ {2}name +mcp-reference-server$/m);
     expect(stdout).toMatch(/^ {2}version +1\.0\.0$/m);
     expect(stdout).toMatch(/^ {2}protocol +\d{4}-\d{2}-\d{2}$/m);
+    expect(stdout).toMatch(/^ {2}era +legacy \(initialize handshake\)$/m);
+    expect(stdout).toMatch(/^ {2}transport +stdio$/m);
     expect(stdout).toMatch(/^ {2}capabilities +.*resources \(subscribe, listChanged\)/m);
     expect(stdout).toContain('Reference server for the @mcp client tests.');
     expect(stdout).toMatch(/^Tools \(\d+\)$/m);
@@ -68,6 +71,7 @@ describe('mcp inspect', () => {
     expect(code).toBe(0);
     const report = JSON.parse(stdout);
     expect(report.serverInfo.name).toBe('mcp-reference-server');
+    expect(report).toMatchObject({ era: 'legacy', transport: 'stdio' });
     expect(report.capabilities).toEqual({ tools: {} });
     expect(report.tools.map((tool: { name: string }) => tool.name)).toEqual(['echo']);
     expect(report).not.toHaveProperty('resources');
@@ -114,6 +118,18 @@ describe('mcp call', () => {
     const { code, stderr } = await mcp(['call', 'no-such-tool']);
     expect(code).toBe(1);
     expect(stderr).toMatch(new RegExp(`^mcp: tools/call: .*no-such-tool.* \\(${ErrorCode.InvalidParams}\\)\n$`));
+  });
+
+  it('says the code of a JSON-RPC error once, when the server already put it in its message', async () => {
+    // The official SDKs send "MCP error -32602: …" as the message itself.
+    const stderr = capture();
+    const code = await run(['prompt', 'no-such-prompt', '-q', '--', process.execPath, everything, 'stdio'], {
+      stdout: capture(),
+      stderr,
+      env: {},
+    });
+    expect(code).toBe(1);
+    expect(stderr.text).toBe('mcp: prompts/get: Prompt no-such-prompt not found (-32602)\n');
   });
 
   it('gives up after --timeout milliseconds with one line naming the method', async () => {
@@ -169,8 +185,23 @@ describe('mcp errors and lifecycle', () => {
   });
 
   it.each([
-    [['frobnicate', '--', 'node'], 'unknown subcommand "frobnicate"'],
-    [['inspect'], 'missing server command'],
+    [
+      ['frobnicate', '--', 'node'],
+      'unknown subcommand "frobnicate"; expected inspect, call, read, prompt, complete or bridge',
+    ],
+    [['inspect'], 'missing server: put its command after "--" (mcp inspect -- node server.mjs) or give --url <url>'],
+    [[], 'missing subcommand (inspect, call, read, prompt, complete or bridge)'],
+    [
+      ['read', '--', 'node'],
+      'usage: mcp read <uri | uri template> [name=value…] [--out <file> [--force]] [options] (-- <command…> | --url <url>)',
+    ],
+    [
+      ['inspect', 'extra', '--url', 'https://example.com/mcp'],
+      'usage: mcp inspect [options] (-- <command…> | --url <url>)',
+    ],
+    [['call', 'echo', '--out', 'x', '--', 'node'], '--out and --force go with mcp read'],
+    [['bridge', 'https://example.com/mcp', '--force'], '--out and --force go with mcp read'],
+    [['read', 'test://x', '--force', '--', 'node'], '--force lets --out replace a file; give --out'],
     [['call', 'echo', '[1]', '--', 'node'], 'arguments must be a JSON object, got an array'],
     [['prompt', 'greeting', '{"name": 7}', '--', 'node'], 'prompt arguments must be strings; "name" is number'],
     [['inspect', '--timeout', 'soon', '--', 'node'], '--timeout takes a positive number of milliseconds'],
@@ -192,6 +223,7 @@ describe('mcp errors and lifecycle', () => {
     const help = capture();
     expect(await run(['--help'], { stdout: help, stderr: capture() })).toBe(0);
     expect(help.text).toContain('mcp call <tool>');
+    expect(help.text.split('\n')[0]).toBe('mcp: talk to an MCP server over stdio or HTTP from the command line');
   });
 
   it('on interrupt stops the server child, passed --env, and exits 130', async () => {

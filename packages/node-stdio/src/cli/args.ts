@@ -1,5 +1,8 @@
 import { parseArgs } from 'node:util';
 import { BRIDGE_OPTIONS, type BridgeCommand, bridgeCommand, bridgeFlagsIn } from './bridge/bridge-command.js';
+import { type JsonArguments, jsonArguments } from './json-arguments.js';
+import { headerFlags, REMOTE_OPTIONS, tokenEnvFlag } from './remote-flags.js';
+import { expandTemplate, isTemplate, templateValues } from './uri-template.js';
 import { UsageError } from './usage-error.js';
 
 /** The server to spawn: everything after `--` on the command line. */
@@ -11,6 +14,10 @@ export interface ServerCommand {
 /** A remote server over Streamable HTTP (`--url`), authorized with OAuth when it asks. */
 export interface ServerUrl {
   readonly url: URL;
+  /** `--header 'Name: value'`, sent on every HTTP request. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** `--token-env VAR`: a bearer token read from that variable, instead of OAuth. */
+  readonly tokenEnv?: string;
 }
 
 /** Options every subcommand that talks to a server takes. */
@@ -39,16 +46,43 @@ export type Command =
       readonly kind: 'call';
       readonly session: SessionOptions;
       readonly tool: string;
-      readonly args: Record<string, unknown>;
+      readonly args: JsonArguments;
     }
-  | { readonly kind: 'read'; readonly session: SessionOptions; readonly uri: string }
+  | {
+      readonly kind: 'read';
+      readonly session: SessionOptions;
+      /** The URI, a template's already expanded. */
+      readonly uri: string;
+      /** `--out <file>`: where to write the decoded body instead of printing it. */
+      readonly out?: string;
+      /** `--force`: `--out` may replace an existing file. */
+      readonly force: boolean;
+    }
   | {
       readonly kind: 'prompt';
       readonly session: SessionOptions;
       readonly name: string;
-      readonly args: Record<string, string>;
+      readonly args: JsonArguments;
+    }
+  | {
+      readonly kind: 'complete';
+      readonly session: SessionOptions;
+      /** A prompt by name, or a resource template by its URI template. */
+      readonly ref:
+        | { readonly type: 'ref/prompt'; readonly name: string }
+        | { readonly type: 'ref/resource'; readonly uri: string };
+      readonly argument: string;
+      /** What is typed so far (`''` when omitted). */
+      readonly value: string;
+      /** Arguments already chosen (`context.arguments`), as a JSON object of strings. */
+      readonly context: JsonArguments;
     }
   | BridgeCommand;
+
+/** Every subcommand, for the errors that list them. */
+const SUBCOMMANDS = 'inspect, call, read, prompt, complete or bridge';
+/** How a subcommand names its server, in usage lines. */
+const SERVER = '(-- <command…> | --url <url>)';
 
 const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
@@ -60,6 +94,9 @@ const OPTIONS = {
   'inherit-env': { type: 'boolean' },
   url: { type: 'string' },
   'allow-sampling': { type: 'boolean' },
+  out: { type: 'string' },
+  force: { type: 'boolean' },
+  ...REMOTE_OPTIONS,
   ...BRIDGE_OPTIONS,
 } as const;
 
@@ -77,30 +114,38 @@ export function parseCommandLine(argv: readonly string[]): Command {
   if (values.version) return { kind: 'version' };
 
   const [subcommand, ...operands] = positionals;
-  if (subcommand === undefined) throw new UsageError('missing subcommand (inspect, call, read or prompt)');
+  if (subcommand === undefined) throw new UsageError(`missing subcommand (${SUBCOMMANDS})`);
   const expect = (min: number, max: number, shape: string) => {
-    if (operands.length < min || operands.length > max) throw new UsageError(`usage: mcp ${subcommand} ${shape}`);
+    if (operands.length < min || operands.length > max) {
+      throw new UsageError(['usage: mcp', subcommand, shape, '[options]', SERVER].filter(Boolean).join(' '));
+    }
   };
+  if (subcommand !== 'read' && (values.out !== undefined || values.force)) {
+    throw new UsageError('--out and --force go with mcp read');
+  }
   const session = () => sessionOptions(values, serverArgv);
   switch (subcommand) {
     case 'inspect':
-      expect(0, 0, '-- <command…>');
+      expect(0, 0, '');
       return { kind: 'inspect', session: session() };
     case 'call':
-      expect(1, 2, "<tool> ['<json args>'] -- <command…>");
-      return { kind: 'call', session: session(), tool: operands[0]!, args: jsonObject(operands[1]) };
+      expect(1, 2, "<tool> ['<json args>' | @file | @-]");
+      return { kind: 'call', session: session(), tool: operands[0]!, args: jsonArguments(operands[1]) };
     case 'read':
-      expect(1, 1, '<uri> -- <command…>');
-      return { kind: 'read', session: session(), uri: operands[0]! };
+      expect(1, Number.POSITIVE_INFINITY, '<uri | uri template> [name=value…] [--out <file> [--force]]');
+      return readCommand(operands[0]!, operands.slice(1), values, session());
     case 'prompt':
-      expect(1, 2, "<name> ['<json args>'] -- <command…>");
-      return { kind: 'prompt', session: session(), name: operands[0]!, args: stringArguments(operands[1]) };
+      expect(1, 2, "<name> ['<json args>' | @file | @-]");
+      return { kind: 'prompt', session: session(), name: operands[0]!, args: jsonArguments(operands[1]) };
+    case 'complete':
+      expect(3, 5, "(prompt <name> | resource <uri template>) <argument> [<value>] ['<json context>' | @file | @-]");
+      return completeCommand(operands, session());
     case 'bridge': {
       const timeout = values.timeout === undefined ? undefined : positiveInteger('--timeout', values.timeout);
       return bridgeCommand(operands, values, serverArgv, timeout);
     }
     default:
-      throw new UsageError(`unknown subcommand "${subcommand}"; expected inspect, call, read or prompt`);
+      throw new UsageError(`unknown subcommand "${subcommand}"; expected ${SUBCOMMANDS}`);
   }
 }
 
@@ -123,8 +168,11 @@ function sessionOptions(values: Values, serverArgv: readonly string[]): SessionO
   if (values.url !== undefined && (values.env !== undefined || values['inherit-env'])) {
     throw new UsageError('--env and --inherit-env set the environment of a server command, not of --url');
   }
+  if (values.url === undefined && (values.header !== undefined || values['token-env'] !== undefined)) {
+    throw new UsageError('--header and --token-env go with --url (or mcp bridge), not a server command');
+  }
   return {
-    server: serverTarget(values.url, serverArgv),
+    server: serverTarget(values, serverArgv),
     env: environment(values.env ?? []),
     inheritEnv: values['inherit-env'] ?? false,
     ...(timeout !== undefined && { timeout }),
@@ -134,18 +182,22 @@ function sessionOptions(values: Values, serverArgv: readonly string[]): SessionO
   };
 }
 
-function serverTarget(url: string | undefined, serverArgv: readonly string[]): ServerCommand | ServerUrl {
+function serverTarget(values: Values, serverArgv: readonly string[]): ServerCommand | ServerUrl {
   const [command, ...args] = serverArgv;
+  const { url } = values;
   if (url !== undefined) {
     if (command !== undefined) throw new UsageError('give either --url or a server command after "--", not both');
     const parsed = URL.canParse(url) ? new URL(url) : undefined;
     if (parsed?.protocol !== 'https:' && parsed?.protocol !== 'http:') {
       throw new UsageError(`--url takes an http(s) URL, got "${url}"`);
     }
-    return { url: parsed };
+    const tokenEnv = tokenEnvFlag(values['token-env']);
+    return { url: parsed, headers: headerFlags(values.header ?? []), ...(tokenEnv !== undefined && { tokenEnv }) };
   }
   if (command === undefined || command === '') {
-    throw new UsageError('missing server command: put it after "--", e.g. mcp inspect -- node server.mjs');
+    throw new UsageError(
+      'missing server: put its command after "--" (mcp inspect -- node server.mjs) or give --url <url>',
+    );
   }
   return { command, args };
 }
@@ -168,30 +220,28 @@ function environment(pairs: readonly string[]): Record<string, string> {
   return env;
 }
 
-/** Tool arguments: a JSON object, `{}` when omitted. */
-function jsonObject(text: string | undefined): Record<string, unknown> {
-  if (text === undefined) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`arguments are not valid JSON: ${error instanceof Error ? error.message : String(error)}`, {
-      cause: error,
-    });
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new UsageError(`arguments must be a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}`);
-  }
-  return value as Record<string, unknown>;
+/** `mcp read <uri> [name=value…]`: a template's arguments are put into it here, so a mistake costs no connection. */
+function readCommand(uri: string, operands: readonly string[], values: Values, session: SessionOptions): Command {
+  if (values.force && values.out === undefined) throw new UsageError('--force lets --out replace a file; give --out');
+  if (values.out === '') throw new UsageError('--out takes a file name');
+  const templated = isTemplate(uri);
+  if (!templated && operands.length > 0) throw new UsageError(`"${uri}" is no URI template; it takes no name=value`);
+  return {
+    kind: 'read',
+    session,
+    uri: templated ? expandTemplate(uri, templateValues(operands)) : uri,
+    ...(values.out !== undefined && { out: values.out }),
+    force: values.force ?? false,
+  };
 }
 
-/** Prompt arguments are strings on the wire (every revision, §Prompts); anything else is refused here. */
-function stringArguments(text: string | undefined): Record<string, string> {
-  const object = jsonObject(text);
-  for (const [key, value] of Object.entries(object)) {
-    if (typeof value !== 'string') {
-      throw new UsageError(`prompt arguments must be strings; "${key}" is ${value === null ? 'null' : typeof value}`);
-    }
+/** `mcp complete (prompt <name> | resource <uri template>) <argument> [<value>] [<context>]`. */
+function completeCommand(operands: readonly string[], session: SessionOptions): Command {
+  const [kind, target = '', argument = '', value = '', context] = operands;
+  if (kind !== 'prompt' && kind !== 'resource') {
+    throw new UsageError(`mcp complete takes "prompt <name>" or "resource <uri template>", got "${kind}"`);
   }
-  return object as Record<string, string>;
+  const ref =
+    kind === 'prompt' ? { type: 'ref/prompt' as const, name: target } : { type: 'ref/resource' as const, uri: target };
+  return { kind: 'complete', session, ref, argument, value, context: jsonArguments(context) };
 }

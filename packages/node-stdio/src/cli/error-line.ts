@@ -1,4 +1,5 @@
-import { ClientClosedError, McpError, TransportError } from '@mcp/core';
+import { ClientClosedError, McpError, RpcError, TransportError } from '@mcp/core';
+import { SaveError } from './save-body.js';
 import { SessionError } from './session.js';
 import { UsageError } from './usage-error.js';
 
@@ -33,8 +34,26 @@ function messageOf(error: unknown): string {
   const { name } = error;
   const message = oneLine(error.message.replace(/^mcp:\s*/, '').replace(/^mcp server /, 'server '));
   if (error instanceof ClientClosedError && error.cause instanceof Error) return messageOf(error.cause);
+  if (error instanceof RpcError) return rpcLine(error);
+  if (error instanceof SaveError) return message;
   if (error instanceof McpError || name === 'TimeoutError' || name === 'AbortError') return message;
   return `${name}: ${message}`;
+}
+
+/**
+ * `tools/call: Unknown tool: x (-32602)`, the code said once: many servers
+ * (the official SDKs among them) already begin their message with
+ * `MCP error -32602:`, which is dropped, and a message that names the code
+ * elsewhere gets no second one.
+ */
+function rpcLine(error: RpcError): string {
+  const code = String(error.code);
+  // A code is a number, but one like 1e+21 prints with regex characters.
+  const pattern = code.replace(/[.+]/g, '\\$&');
+  const message = oneLine(error.rpcMessage.replace(new RegExp(`^\\s*MCP error ${pattern}:\\s*`), ''));
+  const named = new RegExp(`(^|[^\\d])${pattern}($|[^\\d])`).test(message);
+  const line = named ? message : `${message} (${code})`;
+  return error.method === undefined ? line : `${error.method}: ${line}`;
 }
 
 /** Why spawning failed, in words: the errno codes people meet most, the system message otherwise. */

@@ -1,6 +1,7 @@
 import { type CallOptions, type Client, ErrorCode, RpcError } from '@mcp/core';
 import { type Cell, columns, heading, oneLine, type Style } from './format.js';
 import { summariseProperties } from './schema-summary.js';
+import type { TransportKind } from './session.js';
 
 type Tool = Awaited<ReturnType<Client['listTools']>>[number];
 type Resource = Awaited<ReturnType<Client['listResources']>>[number];
@@ -10,6 +11,9 @@ type Prompt = Awaited<ReturnType<Client['listPrompts']>>[number];
 /** Everything `mcp inspect` shows; a list is absent when the server lacks its capability. */
 export interface Inspection {
   readonly protocolVersion: string | undefined;
+  /** `modern` (2026-07-28) or `legacy` (the handshake revisions). */
+  readonly era: Client['era'];
+  readonly transport: TransportKind;
   readonly serverInfo: Client['serverInfo'];
   readonly capabilities: NonNullable<Client['serverCapabilities']>;
   readonly instructions: string | undefined;
@@ -23,7 +27,7 @@ export interface Inspection {
  * Asks a connected server for everything it offers, listing only what its
  * capabilities declare (2025-11-25, basic/lifecycle § Capability Negotiation).
  */
-export async function inspectServer(client: Client, call: CallOptions): Promise<Inspection> {
+export async function inspectServer(client: Client, call: CallOptions, transport: TransportKind): Promise<Inspection> {
   const capabilities = client.serverCapabilities ?? {};
   const [tools, resources, resourceTemplates, prompts] = await Promise.all([
     capabilities.tools ? client.listTools(call) : undefined,
@@ -34,6 +38,8 @@ export async function inspectServer(client: Client, call: CallOptions): Promise<
   ]);
   return {
     protocolVersion: client.protocolVersion,
+    era: client.era,
+    transport,
     serverInfo: client.serverInfo,
     capabilities,
     instructions: client.instructions,
@@ -59,13 +65,14 @@ export function renderInspection(report: Inspection, style: Style, width?: numbe
         ['name', [info?.name ?? '?', style.accent]],
         ['version', info?.version ?? '?'],
         ['protocol', report.protocolVersion ?? '?'],
+        ['era', report.era === 'modern' ? 'modern (2026-07-28, stateless)' : 'legacy (initialize handshake)'],
+        ['transport', report.transport],
         ['capabilities', summariseCapabilities(report.capabilities) || 'none'],
       ],
       width,
     ),
   );
-  if (report.instructions)
-    lines.push('', heading(style, 'Instructions'), ...columns([[oneLine(report.instructions)]], width));
+  if (report.instructions) lines.push('', heading(style, 'Instructions'), ...paragraphs(report.instructions, width));
   if (report.tools)
     lines.push('', heading(style, 'Tools', report.tools.length), ...toolLines(report.tools, style, width));
   if (report.resources) {
@@ -97,6 +104,19 @@ function toolLines(tools: readonly Tool[], style: Style, width?: number): string
     rows.push(['', [`(${summariseProperties(tool.inputSchema)})${output}`, style.dim]]);
   }
   return columns(rows, width);
+}
+
+/**
+ * Multi-line server text (instructions) with its line breaks kept, each line
+ * wrapped to the width; runs of blank lines become one, and the text is trimmed.
+ */
+function paragraphs(text: string, width?: number): string[] {
+  const lines = text
+    .trim()
+    .split('\n')
+    .map((line) => line.trimEnd());
+  const kept = lines.filter((line, i) => line !== '' || lines[i - 1] !== '');
+  return kept.flatMap((line) => (line === '' ? [''] : columns([[line.replace(/\t/g, '  ')]], width)));
 }
 
 function describe(item: { readonly title?: string | undefined; readonly description?: string | undefined }): string {

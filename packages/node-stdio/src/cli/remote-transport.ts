@@ -13,7 +13,7 @@ export interface RemoteIo {
   readonly openBrowser?: (url: string) => unknown;
 }
 
-/** What `mcp bridge` adds to a remote session (`mcp … --url` uses neither). */
+/** What the command line adds to a remote session. */
 export interface RemoteOptions {
   /**
    * Where OAuth state and the loopback redirect's port live, shared with other
@@ -22,6 +22,8 @@ export interface RemoteOptions {
   readonly store?: LoopbackPortStore;
   /** Sent on every request (`--header`). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** A bearer token (`--token-env`'s value) sent on every request instead of signing in with OAuth. */
+  readonly token?: string;
   /** For the OAuth requests (metadata, registration, tokens): the store's, which serialises refreshes. */
   readonly fetch?: typeof fetch;
 }
@@ -33,8 +35,8 @@ export interface RemoteTransport {
 }
 
 /**
- * `mcp … --url <url>`: Streamable HTTP, with OAuth when the server asks for it
- * (401): the loopback redirect on 127.0.0.1 and the system browser (RFC 8252),
+ * `mcp … --url <url>`: Streamable HTTP, with `--token-env`'s bearer token when
+ * given, else with OAuth when the server asks for it (401): the loopback redirect on 127.0.0.1 and the system browser (RFC 8252),
  * registered as a native client (2026-07-28 DCR `application_type`). Tokens live
  * in memory for this one command, its loopback port held from here until it
  * closes; or in `options.store`, whose port other bridges share. The
@@ -51,7 +53,13 @@ export async function remoteTransport(url: URL, io: RemoteIo, options: RemoteOpt
   } as const;
   const announce = (authorizationUrl: URL) =>
     io.stderr.write(`mcp: authorize in your browser: ${authorizationUrl.href}\n`);
-  const headers = options.headers;
+  const { headers, token } = options;
+  if (token !== undefined) {
+    return {
+      transport: new StreamableHttpTransport(url, { tokenProvider: () => token, ...(headers && { headers }) }),
+      close: async () => {},
+    };
+  }
   if (options.store) {
     const auth = await SharedPortAuth.open(options.store, { loopback: loopbackOptions, oauth, announce });
     return {

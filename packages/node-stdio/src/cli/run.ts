@@ -1,13 +1,16 @@
 import { type Command, parseCommandLine } from './args.js';
 import { runBridge } from './bridge/bridge.js';
 import { renderToolResult, toolResultJson } from './call.js';
+import { completeArgument, renderCompletion } from './complete.js';
 import { describeFailure, EXIT_FAILURE } from './error-line.js';
 import { type OutputStream, styleFor, toJson } from './format.js';
 import { HELP } from './help.js';
 import { inspectServer, renderInspection } from './inspect.js';
 import { type InputStream, interactiveTerminal } from './interactive/index.js';
+import { readArguments, stringValues } from './json-arguments.js';
 import { promptResultJson, renderPromptResult } from './prompt.js';
 import { renderReadResult } from './read.js';
+import { saveBody, savedLine } from './save-body.js';
 import { withSession } from './session.js';
 import { terminalSafe, terminalText } from './terminal-text.js';
 import { VERSION } from './version.js';
@@ -16,9 +19,12 @@ import { VERSION } from './version.js';
 export interface CliIo {
   readonly stdout: OutputStream;
   readonly stderr: OutputStream;
-  /** Where the user answers a server's questions (default `process.stdin`); asked only when it and stderr are TTYs. */
+  /**
+   * Where the user answers a server's questions (default `process.stdin`), asked only
+   * when it and stderr are TTYs; and where `@-` reads arguments from.
+   */
   readonly stdin?: InputStream;
-  /** Read for NO_COLOR (default `process.env`). */
+  /** Read for NO_COLOR and `--token-env` (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Aborted on Ctrl+C: the client is closed, the child stopped, and `run` returns 130. */
   readonly signal?: AbortSignal;
@@ -46,10 +52,19 @@ async function execute(command: Command, io: CliIo): Promise<number> {
   if (command.kind === 'version') return print(io, [VERSION]);
   // The bridge serves MCP on the process's own stdin and stdout.
   if (command.kind === 'bridge') return runBridge(command, { ...io, stdin: process.stdin });
-  const style = styleFor(io.stdout, io.env ?? process.env);
+  const env = io.env ?? process.env;
+  const style = styleFor(io.stdout, env);
   const { json } = command.session;
+  const stdin = io.stdin ?? process.stdin;
+  // Arguments from a file or stdin are read, and checked, before the server is started.
+  const args = 'args' in command ? await readArguments(command.args, { stdin, signal: io.signal }) : {};
+  const strings = command.kind === 'prompt' ? stringValues(args, 'prompt arguments') : {};
+  const context =
+    command.kind === 'complete'
+      ? stringValues(await readArguments(command.context, { stdin, signal: io.signal }), 'context arguments')
+      : {};
   const terminal = interactiveTerminal({
-    stdin: io.stdin ?? process.stdin,
+    stdin,
     stderr: io.stderr,
     quiet: command.session.quiet,
     allowSampling: command.session.allowSampling,
@@ -59,10 +74,10 @@ async function execute(command: Command, io: CliIo): Promise<number> {
     command.session,
     terminal.stderr,
     io.signal,
-    async ({ client, call }) => {
+    async ({ client, call, transport }) => {
       switch (command.kind) {
         case 'inspect': {
-          const report = await inspectServer(client, call);
+          const report = await inspectServer(client, call, transport);
           return print(io, json ? [toJson(report)] : renderInspection(terminalSafe(report), style, io.stdout.columns));
         }
         case 'call': {
@@ -71,7 +86,7 @@ async function execute(command: Command, io: CliIo): Promise<number> {
           const progress = { onProgress: terminal.progress.update, ...(timeout && { maxTotalTimeout: timeout }) };
           // The progress line is erased before the result, or the error line, is written.
           const result = await client
-            .callTool(command.tool, command.args, { ...call, ...progress })
+            .callTool(command.tool, args, { ...call, ...progress })
             .finally(terminal.progress.clear);
           print(io, json ? [toJson(toolResultJson(result))] : renderToolResult(terminalSafe(result), style));
           if (!result.isError) return 0;
@@ -80,16 +95,25 @@ async function execute(command: Command, io: CliIo): Promise<number> {
         }
         case 'read': {
           const result = await client.readResource(command.uri, call);
+          if (command.out !== undefined) {
+            const saved = await saveBody(result, command.out, command.force);
+            return print(io, [json ? toJson(saved) : terminalText(savedLine(saved))]);
+          }
           return print(io, json ? [toJson(result)] : renderReadResult(terminalSafe(result), style));
         }
         case 'prompt': {
-          const result = await client.getPrompt(command.name, command.args, call);
+          const result = await client.getPrompt(command.name, strings, call);
           return print(io, json ? [toJson(promptResultJson(result))] : renderPromptResult(terminalSafe(result), style));
+        }
+        case 'complete': {
+          const completion = await completeArgument(client, command, context, call);
+          return print(io, json ? [toJson(completion)] : renderCompletion(terminalSafe(completion), style));
         }
       }
     },
     io.openBrowser,
     terminal.handlers,
+    env,
   );
 }
 

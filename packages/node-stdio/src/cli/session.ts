@@ -2,15 +2,20 @@ import { type CallOptions, Client, type ClientOptions } from '@mcp/core';
 import { StdioTransport } from '../stdio-transport.js';
 import type { SessionOptions } from './args.js';
 import type { OutputStream } from './format.js';
+import { bearerToken } from './remote-flags.js';
 import { remoteTransport } from './remote-transport.js';
 import { terminalSafe, terminalText } from './terminal-text.js';
 import { VERSION } from './version.js';
+
+/** How `mcp` reached the server: a child process, Streamable HTTP, or the 2024-11-05 HTTP+SSE it fell back to. */
+export type TransportKind = 'stdio' | 'streamable-http' | 'http+sse';
 
 /** An open connection to the server, and the options every request should carry. */
 export interface Session {
   readonly client: Client;
   /** The interrupt signal and `--timeout`, ready to pass to any client method. */
   readonly call: CallOptions;
+  readonly transport: TransportKind;
 }
 
 /** Why a session failed, with what the error line needs to know about the child. */
@@ -41,8 +46,10 @@ export async function withSession<T>(
   openBrowser?: (url: string) => unknown,
   /** How the server's elicitation and sampling requests are answered (interactive/index.ts). */
   handlers?: Pick<ClientOptions, 'elicitation' | 'sampling'>,
+  /** Read for `--token-env`. */
+  env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<T> {
-  const { transport, label, started, close } = await openTransport(options, stderr, signal, openBrowser);
+  const { transport, label, started, kind, close } = await openTransport(options, stderr, signal, openBrowser, env);
   const client = new Client(transport, {
     clientInfo: { name: 'mcp-cli', title: 'mcp command-line tool', version: VERSION },
     ...(options.timeout !== undefined && { requestTimeout: options.timeout }),
@@ -55,7 +62,7 @@ export async function withSession<T>(
   try {
     signal?.throwIfAborted();
     await client.connect(call);
-    return await work({ client, call });
+    return await work({ client, call, transport: kind() });
   } catch (error) {
     throw new SessionError(error, label, !started());
   } finally {
@@ -71,15 +78,18 @@ async function openTransport(
   stderr: OutputStream,
   signal: AbortSignal | undefined,
   openBrowser: ((url: string) => unknown) | undefined,
+  env: Readonly<Record<string, string | undefined>>,
 ) {
   const target = options.server;
   if ('url' in target) {
-    const remote = await remoteTransport(target.url, {
-      stderr,
-      ...(signal && { signal }),
-      ...(openBrowser && { openBrowser }),
-    });
-    return { transport: remote.transport, label: target.url.href, started: () => true, close: remote.close };
+    const remote = await remoteTransport(
+      target.url,
+      { stderr, ...(signal && { signal }), ...(openBrowser && { openBrowser }) },
+      { headers: target.headers, ...(target.tokenEnv !== undefined && { token: bearerToken(target.tokenEnv, env) }) },
+    );
+    const { transport } = remote;
+    const kind = (): TransportKind => (transport.usesLegacySse ? 'http+sse' : 'streamable-http');
+    return { transport, label: target.url.href, started: () => true, kind, close: remote.close };
   }
   const { command, args } = target;
   const transport = new StdioTransport({
@@ -92,7 +102,8 @@ async function openTransport(
     stderr: options.quiet ? 'ignore' : (line) => stderr.write(`${terminalText(line)}\n`),
   });
   const label = [command, ...args].join(' ');
-  return { transport, label, started: () => transport.pid !== undefined, close: async () => {} };
+  const kind = (): TransportKind => 'stdio';
+  return { transport, label, started: () => transport.pid !== undefined, kind, close: async () => {} };
 }
 
 /** Log messages the server sends (`notifications/message`, 2025-11-25 server/utilities/logging) go to stderr. */

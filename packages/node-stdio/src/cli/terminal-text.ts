@@ -6,12 +6,16 @@
  * U+009B (CSI) do what ESC sequences do on terminals that honor them. None of
  * that is the server's to do, so it is stripped from everything `mcp` prints
  * that a server sent: C0 controls but tab and newline, DEL and C1. Without its
- * ESC, what remains of a sequence prints as harmless visible text.
+ * ESC, what remains of a sequence prints as harmless visible text. Line breaks
+ * stay, so multi-line text (instructions, a resource) keeps its lines; a CRLF
+ * loses its CR. The Unicode bidi overrides, embeddings and isolates
+ * (U+202A–U+202E, U+2066–U+2069) go too: they make text display in an order
+ * other than the one it has, so a name or URI could read as another.
  */
 import { ELIDED, MAX_PRINT_DEPTH } from './print-depth.js';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 /** `text` without the control characters a terminal would act on. */
 export function terminalText(text: string): string {
@@ -41,8 +45,8 @@ function clean(value: unknown, depth: number): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [terminalText(key), clean(item, depth + 1)]));
 }
 
-/** DEL and C1 in JSON text: `JSON.stringify` leaves them raw, as JSON allows; written as `\u` escapes they stay exact. */
-const RAW_IN_JSON = /[\u007f-\u009f]/g;
+/** DEL, C1 and the bidi controls in JSON text: `JSON.stringify` leaves them raw, as JSON allows; written as `\u` escapes they stay exact. */
+const RAW_IN_JSON = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * JSON for `--json`, safe on a terminal and still the same data: `JSON.stringify`

@@ -240,7 +240,7 @@ describe('mcp bridge usage', () => {
     [['bridge', 'https://example.com/mcp', '--token-env', 'A', '--token-store', '/tmp/x'], 'with --token-env'],
     [['bridge', 'https://example.com/mcp', '--max-in-flight', '0'], '--max-in-flight takes a positive whole number'],
     [['bridge', 'https://example.com/mcp', '--json'], 'mcp bridge does not take --json'],
-    [['inspect', '--header', 'A: b', '--', 'node', 'server.mjs'], '--header: only mcp bridge takes these'],
+    [['inspect', '--token-store', '/tmp/x', '--', 'node', 'server.mjs'], '--token-store: only mcp bridge takes these'],
   ])('refuses %j with exit status 2', async (argv, message) => {
     let stderr = '';
     const code = await run(argv, { stdout: { write: () => true }, stderr: { write: (chunk) => (stderr += chunk) } });

@@ -6,7 +6,7 @@ import type { ElicitRequestFormParams } from '@mcp/core';
 import { RpcError } from '@mcp/core';
 import { describe, expect, it } from 'vitest';
 import type { Asker } from '../../src/cli/interactive/asker.js';
-import { answerForm, answerUrl, MAX_REASKS } from '../../src/cli/interactive/elicit.js';
+import { answerForm, answerUrl, MAX_FIELD_RETRIES, MAX_REASKS, SEND_PROMPT } from '../../src/cli/interactive/elicit.js';
 import { MAX_SHOWN_MESSAGES, samplingLines, typedReply } from '../../src/cli/interactive/sampling.js';
 
 /** In a script of `typing`: press Enter on the line as it was put there (the default). */
@@ -53,19 +53,67 @@ describe('answerForm', () => {
     });
   });
 
-  it('asks a refused field again with what was typed on the line', async () => {
+  it('asks a refused field again on a line holding its default, never the refused answer', async () => {
     const user = typing('x', '7', 'y');
     const answer = await answerForm(form({ n: { type: 'number' } }, ['n']), user.asker);
     expect(answer).toEqual({ action: 'accept', content: { n: 7 } });
-    expect(user.asked[1]?.prefill).toBe('x');
+    expect(user.asked[1]?.prefill).toBe('');
     expect(user.said).toContain('    not a number: "x"; try again');
+
+    const withDefault = typing('ten', KEEP, 'y');
+    expect(await answerForm(form({ n: { type: 'integer', default: 5 } }), withDefault.asker)).toEqual({
+      action: 'accept',
+      content: { n: 5 },
+    });
+    expect(withDefault.asked.map(({ prefill }) => prefill)).toEqual(['5', '5', '']);
   });
 
-  it(`cancels after MAX_REASKS (${MAX_REASKS}) re-asks of a field, without asking more`, async () => {
-    const user = typing(...Array.from({ length: MAX_REASKS + 1 }, () => 'x'));
+  it('accepts on an empty line at the final question, whose default is shown as [Y/n]', async () => {
+    const user = typing('Ada', '');
+    expect(await answerForm(form({ name: { type: 'string' } }), user.asker)).toEqual({
+      action: 'accept',
+      content: { name: 'Ada' },
+    });
+    expect(user.asked.at(-1)?.prompt).toBe(SEND_PROMPT);
+    expect(SEND_PROMPT).toContain('[Y/n]');
+  });
+
+  it(`after MAX_REASKS (${MAX_REASKS}) re-asks, lets the user retry the field instead of losing the form`, async () => {
+    const refusals = Array.from({ length: MAX_REASKS + 1 }, () => 'x');
+    const user = typing('Ada', ...refusals, 'r', '7', '');
+    const answer = await answerForm(form({ name: { type: 'string' }, n: { type: 'number' } }, ['n']), user.asker);
+    expect(answer).toEqual({ action: 'accept', content: { name: 'Ada', n: 7 } });
+    expect(user.said).toContain(`    not a number: "x"; ${MAX_REASKS + 1} answers refused`);
+    expect(user.asked[MAX_REASKS + 2]?.prompt).toBe('  [r]etry n or [c]ancel the form: ');
+    expect(user.left()).toBe(0);
+  });
+
+  it('offers to skip an optional field that keeps being refused, and to cancel a required one', async () => {
+    const refusals = Array.from({ length: MAX_REASKS + 1 }, () => 'x');
+    const optional = typing(...refusals, 's', 'y');
+    expect(await answerForm(form({ n: { type: 'number' } }), optional.asker)).toEqual({
+      action: 'accept',
+      content: {},
+    });
+    const required = typing(...refusals, 'c');
+    expect(await answerForm(form({ n: { type: 'number' } }, ['n']), required.asker)).toEqual({ action: 'cancel' });
+    // Skipping is no way around a required field.
+    const skipRequired = typing(...refusals, 's', 'r', '1', 'y');
+    expect(await answerForm(form({ n: { type: 'number' } }, ['n']), skipRequired.asker)).toEqual({
+      action: 'accept',
+      content: { n: 1 },
+    });
+    expect(skipRequired.said).toContain('  answer r or c');
+  });
+
+  it(`cancels once a field is refused through MAX_FIELD_RETRIES (${MAX_FIELD_RETRIES}) retries, without asking more`, async () => {
+    const round = Array.from({ length: MAX_REASKS + 1 }, () => 'x');
+    const script = [...round, ...Array.from({ length: MAX_FIELD_RETRIES }, () => ['r', ...round]).flat()];
+    const user = typing(...script);
     expect(await answerForm(form({ n: { type: 'number' } }, ['n']), user.asker)).toEqual({ action: 'cancel' });
-    expect(user.asked).toHaveLength(MAX_REASKS + 1);
-    expect(user.said.at(-1)).toMatch(/no more tries \(4 refused\): cancelled/);
+    expect(user.left()).toBe(0);
+    const refused = (MAX_FIELD_RETRIES + 1) * (MAX_REASKS + 1);
+    expect(user.said.at(-1)).toBe(`    not a number: "x"; ${refused} answers refused, no more tries: cancelled.`);
   });
 
   it(`cancels after MAX_REASKS (${MAX_REASKS}) re-asks of the final choice`, async () => {

@@ -149,7 +149,7 @@ describe.skipIf(!existsSync(bin))('mcp at a terminal', () => {
       await p.type('a, c');
       await p.waitFor(/1\) Cat \(cat\)[\s\S]*pets>$/m);
       await p.type('dog');
-      await p.waitFor(/Your answer:[\s\S]*Send it\? \[a\]ccept, \[d\]ecline, \[c\]ancel:$/m);
+      await p.waitFor(/Your answer:[\s\S]*Send it\? \[Y\/n\] \(n declines, c cancels\):$/m);
       await p.type('a');
       expect(await p.exitCode()).toBe(0);
       expect(answered(p.stdout())).toEqual({
@@ -183,33 +183,53 @@ describe.skipIf(!existsSync(bin))('mcp at a terminal', () => {
       await p.type('');
       await p.waitFor(/an answer is required; try again\n\s+name>$/m);
       await p.type('A');
-      await p.waitFor(/at least 2 characters, got 1; try again\n\s+name> A$/m);
-      await p.keys('C-u');
+      // Asked again on an empty line: what is typed next is the whole answer, not added to the refused one.
+      await p.waitFor(/at least 2 characters, got 1; try again\n\s+name>$/m);
       await p.type('Al');
       await p.waitFor(/when>$/m);
       await p.type('2026-02-30');
-      await p.waitFor(/not a date \(YYYY-MM-DD\); try again/);
-      await p.keys('C-u');
+      await p.waitFor(/not a date \(YYYY-MM-DD\); try again\n\s+when>$/m);
       await p.type('');
       await p.waitFor(/count>$/m);
       await p.type('11');
-      await p.waitFor(/at most 10; try again/);
-      await p.keys('C-u');
+      await p.waitFor(/at most 10; try again\n\s+count>$/m);
       await p.type('7');
-      await p.waitFor(/Send it\?/);
-      await p.type('accept');
+      await p.waitFor(/Send it\? \[Y\/n\]/);
+      // Enter takes the default: accept.
+      await p.type('');
       expect(await p.exitCode()).toBe(0);
       expect(answered(p.stdout())).toEqual({ action: 'accept', content: { name: 'Al', count: 7 } });
     });
 
-    it('cancels after the bounded number of refused answers (4)', async () => {
+    it('after 4 refused answers asks whether to retry the field, and cancels at the bound (12)', async () => {
       const requestedSchema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
-      const p = await start(mcpCall('ask', { requestedSchema }));
+      let p = await start(mcpCall('ask', { requestedSchema }));
       for (let i = 0; i < 4; i++) {
         await p.waitFor(new RegExp(`(n>[\\s\\S]*){${i + 1}}`));
         await p.type('x');
       }
-      await p.waitFor(/no more tries \(4 refused\): cancelled/);
+      await p.waitFor(/4 answers refused\n\s+\[r\]etry n or \[c\]ancel the form:/);
+      await p.type('r');
+      await p.waitFor(/the form: r\n\s+n>$/m);
+      await p.type('42');
+      await p.waitFor(/Send it\?/);
+      await p.type('y');
+      expect(await p.exitCode()).toBe(0);
+      expect(answered(p.stdout())).toEqual({ action: 'accept', content: { n: 42 } });
+      await p.kill();
+
+      p = await start(mcpCall('ask', { requestedSchema }));
+      for (let round = 0; round < 3; round++) {
+        for (let i = 0; i < 4; i++) {
+          await p.waitFor(new RegExp(`(n>[\\s\\S]*){${round * 4 + i + 1}}`));
+          await p.type('x');
+        }
+        if (round < 2) {
+          await p.waitFor(new RegExp(`(the form:[\\s\\S]*){${round + 1}}`));
+          await p.type('r');
+        }
+      }
+      await p.waitFor(/12 answers refused, no more tries: cancelled/);
       expect(await p.exitCode()).toBe(0);
       expect(answered(p.stdout())).toEqual({ action: 'cancel' });
     });

@@ -18,8 +18,13 @@ const EXCERPT_CHARS = 4096;
 const REFUSAL_CHARS = 64 * 1024;
 
 /** An HttpError for a response that is not a success, with a bounded excerpt of its body (`text`, if already read). */
-export async function httpError(response: Response, url: URL, text?: string): Promise<HttpError> {
-  return new HttpError(response.status, url.href, text ?? (await bodyStart(response, EXCERPT_CHARS)));
+export async function httpError(
+  response: Response,
+  url: URL,
+  text?: string,
+  options?: ErrorOptions,
+): Promise<HttpError> {
+  return new HttpError(response.status, url.href, text ?? (await bodyStart(response, EXCERPT_CHARS)), options);
 }
 
 /**

@@ -261,13 +261,16 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
    * HTTP+SSE transport, and every later message goes through its session.
    */
   async #fallBack(response: Response, message: JsonRpcMessage, options: SignalledSend): Promise<void> {
-    await discard(response);
-    const { LegacySseSession } = await resilience();
+    const { LegacySseSession } = await resilience().catch(async (error: unknown) => {
+      await discard(response);
+      throw error;
+    });
     // The session ends with its stream: every call then fails at once, none waits for its timeout.
     const legacy = new LegacySseSession(this.#http, this.#sse, this.#closer.signal, (error) =>
       this.#inbound.fail(error),
     );
-    await legacy.open(this.#sseHeaders());
+    // The refusal goes along unread: if no stream opens either, it is what failed.
+    await legacy.open(this.#sseHeaders(), response);
     // Only a stream that opened makes this an HTTP+SSE server; else the next
     // request (a re-probe, say) still goes out as Streamable HTTP.
     this.#legacy = legacy;

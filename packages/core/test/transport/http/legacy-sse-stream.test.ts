@@ -1,6 +1,6 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ProtocolError, TransportError } from '../../../src/index.js';
+import { HttpError, ProtocolError, TransportError } from '../../../src/index.js';
 import { until, useClients } from './harness.js';
 
 const open = useClients();
@@ -113,5 +113,31 @@ describe('the HTTP+SSE event stream', () => {
     expect((error as Error).message).toContain('is not a URL');
     const opened = server;
     await until(() => opened.openStreams() === 0, 2000);
+  });
+});
+
+describe('a URL that serves neither transport', () => {
+  let refusing: Server | undefined;
+  afterEach(async () => {
+    refusing?.closeAllConnections();
+    await new Promise((resolve) => (refusing ? refusing.close(resolve) : resolve(undefined)));
+    refusing = undefined;
+  });
+
+  it("fails connect() with the refused POST's HttpError, the fallback GET's refusal as its cause", async () => {
+    // What an Express app answers on a path without a route, whatever the method.
+    refusing = createServer((req, res) => {
+      req.resume();
+      res.writeHead(404, { 'content-type': 'text/plain' }).end(`Cannot ${req.method} ${req.url}`);
+    });
+    await new Promise<void>((resolve) => refusing?.listen(0, '127.0.0.1', resolve));
+    const address = refusing.address();
+    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/wrong`;
+    const { client } = await open(url, { connect: false });
+    const error = await client.connect().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ status: 404, bodyExcerpt: 'Cannot POST /wrong' });
+    expect((error as Error).cause).toBeInstanceOf(HttpError);
+    expect((error as Error).cause).toMatchObject({ status: 404, bodyExcerpt: 'Cannot GET /wrong' });
   });
 });

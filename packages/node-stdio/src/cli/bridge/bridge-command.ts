@@ -1,3 +1,4 @@
+import { headerFlags, type RemoteFlags, tokenEnvFlag } from '../remote-flags.js';
 import { UsageError } from '../usage-error.js';
 
 /** Requests forwarded at once unless `--max-in-flight` says otherwise. */
@@ -26,9 +27,7 @@ export interface BridgeCommand {
 }
 
 /** The flags of `mcp bridge` as `parseArgs` reads them. */
-export interface BridgeFlags {
-  readonly header?: string[] | undefined;
-  readonly 'token-env'?: string | undefined;
+export interface BridgeFlags extends RemoteFlags {
   readonly 'token-store'?: string | undefined;
   readonly 'max-in-flight'?: string | undefined;
   readonly 'max-line-bytes'?: string | undefined;
@@ -44,10 +43,8 @@ interface SessionFlags {
   readonly 'allow-sampling'?: boolean | undefined;
 }
 
-/** The options only `mcp bridge` takes, for the other subcommands to refuse. */
+/** The options only `mcp bridge` takes, for the other subcommands to refuse (`--header` and `--token-env` are shared). */
 export const BRIDGE_OPTIONS = {
-  header: { type: 'string', multiple: true },
-  'token-env': { type: 'string' },
   'token-store': { type: 'string' },
   'max-in-flight': { type: 'string' },
   'max-line-bytes': { type: 'string' },
@@ -71,17 +68,14 @@ export function bridgeCommand(
   if (url?.protocol !== 'https:' && url?.protocol !== 'http:') {
     throw new UsageError(`mcp bridge takes an http(s) URL, got "${text}"`);
   }
-  const tokenEnv = flags['token-env'];
-  if (tokenEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv)) {
-    throw new UsageError(`--token-env takes the name of an environment variable, got "${tokenEnv}"`);
-  }
+  const tokenEnv = tokenEnvFlag(flags['token-env']);
   if (tokenEnv !== undefined && flags['token-store'] !== undefined) {
     throw new UsageError('--token-store keeps OAuth tokens; with --token-env there are none to keep');
   }
   return {
     kind: 'bridge',
     url,
-    headers: headers(flags.header ?? []),
+    headers: headerFlags(flags.header ?? []),
     ...(tokenEnv !== undefined && { tokenEnv }),
     ...(flags['token-store'] !== undefined && { tokenStore: flags['token-store'] }),
     ...(timeout !== undefined && { timeout }),
@@ -95,22 +89,6 @@ export function bridgeFlagsIn(flags: BridgeFlags): string[] {
   return Object.keys(BRIDGE_OPTIONS)
     .filter((name) => flags[name as keyof BridgeFlags] !== undefined)
     .map((name) => `--${name}`);
-}
-
-/** `Name: value` pairs; a header name is an RFC 9110 token. */
-function headers(pairs: readonly string[]): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const pair of pairs) {
-    const colon = pair.indexOf(':');
-    const name = colon === -1 ? '' : pair.slice(0, colon).trim();
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
-      throw new UsageError(`--header takes "Name: value", got "${pair}"`);
-    }
-    const value = pair.slice(colon + 1).trim();
-    if (/[\r\n\0]/.test(value)) throw new UsageError(`--header ${name}: the value must be one line`);
-    result[name] = value;
-  }
-  return result;
 }
 
 function count(option: string, text: string | undefined, fallback: number): number {

@@ -28,11 +28,24 @@ export class LegacySseSession {
     this.#onEnd = onEnd;
   }
 
-  /** Opens the stream with `headers` and waits for its `endpoint` event. */
-  async open(headers: Headers): Promise<void> {
+  /**
+   * Opens the stream with `headers` and waits for its `endpoint` event.
+   * `refused` is the Streamable HTTP POST that was refused, its body unread: when
+   * the GET is refused too, no HTTP+SSE server is there either, and the POST's
+   * refusal is the failure (an HttpError), the GET's its `cause`.
+   */
+  async open(headers: Headers, refused: Response): Promise<void> {
     const http = this.#http;
-    const response = await http.send({ method: 'GET', headers, signal: this.#signal, idempotent: true });
-    if (!response.ok || !response.body) throw await httpError(response, http.url);
+    const response = await http
+      .send({ method: 'GET', headers, signal: this.#signal, idempotent: true })
+      .catch(async (error: unknown) => {
+        await discard(refused);
+        throw error;
+      });
+    if (!response.ok || !response.body) {
+      throw await httpError(refused, http.url, undefined, { cause: await httpError(response, http.url) });
+    }
+    await discard(refused);
     const body = response.body;
     this.#endpoint = await new Promise<URL>((resolve, reject) => {
       const onEvent = (event: SseEvent) => {
