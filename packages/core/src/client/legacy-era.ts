@@ -4,8 +4,9 @@ import { UnsupportedVersionError } from '../errors/unsupported-version-error.js'
 import { ErrorCode, supportedVersionsIn } from '../protocol/error-codes.js';
 import { InitializeResultSchema } from '../protocol/initialize.js';
 import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
-import type { ConnectContext, Era, ServerIdentity } from './era.js';
+import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
 import { resultParser } from './results/decode.js';
+import type { RpcChannel } from './rpc-channel.js';
 
 const parseInitialize = resultParser('initialize', InitializeResultSchema);
 
@@ -14,8 +15,8 @@ const parseInitialize = resultParser('initialize', InitializeResultSchema);
  * version we speak, accept any version we support in the answer, then
  * `notifications/initialized` (lifecycle, every legacy revision).
  */
-export const legacyEra: Era = {
-  kind: 'legacy',
+export class LegacyEra implements Era {
+  readonly kind = 'legacy' as const;
 
   async connect(context: ConnectContext): Promise<ServerIdentity> {
     const pinned = context.protocolVersion;
@@ -61,12 +62,17 @@ export const legacyEra: Era = {
       capabilities: result.capabilities,
       ...(result.instructions !== undefined && { instructions: result.instructions }),
     };
-  },
+  }
 
-  request(channel, method, params, options) {
+  request<T>(
+    channel: RpcChannel,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: EraRequestOptions<T>,
+  ): Promise<T> {
     return channel.request(method, params, options);
-  },
-};
+  }
+}
 
 function initialize(context: ConnectContext, protocolVersion: string) {
   const params = { protocolVersion, capabilities: context.capabilities, clientInfo: context.clientInfo };

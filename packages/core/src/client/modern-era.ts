@@ -17,9 +17,12 @@ import {
 } from '../protocol/meta.js';
 import { resultTypeOf } from '../protocol/result.js';
 import { MODERN_PROTOCOL_VERSIONS } from '../protocol/versions.js';
-import type { CallRounds, Step } from './answering/input-requests.js';
+import type { Step } from './answering/input-requests.js';
+import { clientCapabilities, modernCapabilities } from './capabilities.js';
 import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
+import type { EraHost } from './era-host.js';
 import { encodeHeaderValue } from './header-values.js';
+import { DEFAULT_CLIENT_INFO } from './options.js';
 import { resultParser } from './results/decode.js';
 import type { RequestOptions, RpcChannel } from './rpc-channel.js';
 
@@ -34,18 +37,6 @@ const NAME_PARAM: Readonly<Record<string, string>> = {
   'resources/read': 'uri',
 };
 
-/** The era's settings. */
-export interface ModernEraOptions {
-  readonly clientInfo: Implementation;
-  readonly capabilities: ClientCapabilities;
-  /** The transport cancels by closing the request's stream (HTTP): no `notifications/cancelled` then. */
-  readonly cancelsByClosing: boolean;
-  /** Extra headers for one request (e.g. `Mcp-Param-*` of a tools/call). */
-  readonly extraHeaders: (method: string, params: Record<string, unknown> | undefined) => Record<string, string>;
-  /** Drives a call's input rounds from its first `input_required` result: the answering module, loaded then. */
-  readonly answerRounds: <T>(raw: unknown, call: CallRounds<T>) => Promise<T>;
-}
-
 /**
  * The stateless era (2026-07-28): no handshake and no session. `server/discover`
  * learns the server; every request carries the protocol version, the client's
@@ -56,13 +47,17 @@ export interface ModernEraOptions {
  */
 export class ModernEra implements Era {
   readonly kind = 'modern' as const;
-  readonly #options: ModernEraOptions;
+  readonly #host: EraHost;
+  readonly #clientInfo: Implementation;
+  readonly #capabilities: ClientCapabilities;
   #version: string = MODERN_PROTOCOL_VERSIONS[0];
   /** The log level stamped on every request (`setLoggingLevel`: 2026-07-28 has no `logging/setLevel`). */
   logLevel: LoggingLevel | undefined;
 
-  constructor(options: ModernEraOptions) {
-    this.#options = options;
+  constructor(host: EraHost) {
+    this.#host = host;
+    this.#clientInfo = host.options.clientInfo ?? DEFAULT_CLIENT_INFO;
+    this.#capabilities = modernCapabilities(clientCapabilities(host.options));
   }
 
   async connect(context: ConnectContext): Promise<ServerIdentity> {
@@ -113,7 +108,8 @@ export class ModernEra implements Era {
     if (step.done) return step.value;
     const send = (body: Record<string, unknown>, retry: RequestOptions<Step<T>>) =>
       this.#send(channel, method, body, retry);
-    return this.#options.answerRounds(step.raw, { method, params, options: sendOptions, send });
+    // The first `input_required` loads the answering module, which drives the rounds.
+    return (await this.#host.answering()).answerRounds(step.raw, { method, params, options: sendOptions, send });
   }
 
   async #send<T>(
@@ -126,7 +122,7 @@ export class ModernEra implements Era {
       return await channel.request(method, this.#envelope(params, options.logLevel), {
         ...options,
         headers: this.#headers(method, params, options.headers),
-        cancellable: options.cancellable !== false && !this.#options.cancelsByClosing,
+        cancellable: options.cancellable !== false && !this.#host.cancelsByClosing,
       });
     } catch (error) {
       if (error instanceof RpcError && error.code === ErrorCode.UnsupportedProtocolVersion) {
@@ -146,8 +142,8 @@ export class ModernEra implements Era {
     const level = callLevel ?? this.logLevel;
     return withMeta(params, {
       [META_PROTOCOL_VERSION]: this.#version,
-      [META_CLIENT_CAPABILITIES]: this.#options.capabilities,
-      [META_CLIENT_INFO]: this.#options.clientInfo,
+      [META_CLIENT_CAPABILITIES]: this.#capabilities,
+      [META_CLIENT_INFO]: this.#clientInfo,
       ...(level && { [META_LOG_LEVEL]: level }),
     });
   }
@@ -162,7 +158,10 @@ export class ModernEra implements Era {
     const name = nameKey ? params[nameKey] : undefined;
     const headers: Record<string, string> = { ...extra, 'mcp-protocol-version': this.#version, 'mcp-method': method };
     if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
-    return Object.assign(headers, this.#options.extraHeaders(method, params));
+    if (method === 'tools/call' && typeof params.name === 'string') {
+      Object.assign(headers, this.#host.toolHeaders(params.name, (params.arguments ?? {}) as Record<string, unknown>));
+    }
+    return headers;
   }
 }
 

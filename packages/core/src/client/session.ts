@@ -9,17 +9,17 @@ import { ErrorCode } from '../protocol/error-codes.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import type { LoggingLevel } from '../protocol/logging.js';
 import type { Tool, ToolResult } from '../protocol/tools.js';
-import { isModernProtocolVersion } from '../protocol/versions.js';
 import { type Transport, type TransportHooks, transportHooks } from '../transport/transport.js';
 import { lazy } from '../util/lazy.js';
 import type * as AnsweringModule from './answering/index.js';
 import type { Answering } from './answering/index.js';
 import type { ListenFilter, Subscription } from './answering/subscription.js';
-import { type CapabilityPath, clientCapabilities, hasCapability, modernCapabilities } from './capabilities.js';
+import { type CapabilityPath, clientCapabilities, hasCapability } from './capabilities.js';
 import type * as Catalogue from './catalogue/index.js';
 import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
-import { chooseEra, sharedEraCache } from './era-detection.js';
-import { legacyEra } from './legacy-era.js';
+import { chooseEra, type Eras, eraFor, sharedEraCache } from './era-detection.js';
+import type { EraHost } from './era-host.js';
+import { LegacyEra } from './legacy-era.js';
 import { ModernEra } from './modern-era.js';
 import {
   type CallOptions,
@@ -79,6 +79,7 @@ export class Session {
   readonly #hooks: TransportHooks;
   readonly #options: ClientOptions;
   readonly #channel: RpcChannel;
+  readonly #eras: Eras;
   readonly #modern: ModernEra;
   readonly #tools = new ToolRegistry(headerRules);
   /** The tools of the last `listTools()`: a call's result is checked against the `outputSchema` its tool listed. */
@@ -90,7 +91,7 @@ export class Session {
   #serverMessages: boolean;
   /** Resources subscribed to (legacy), so a renewed session can subscribe again. */
   readonly #subscriptions = new Set<string>();
-  #era: Era = legacyEra;
+  #era: Era;
   #server: ServerIdentity | undefined;
   #connecting: Promise<void> | undefined;
   /** The session renewal under way: at most one at a time, shared by every call that needs it. */
@@ -118,16 +119,16 @@ export class Session {
         closeGrace: options.limits?.closeGrace ?? DEFAULT_CLOSE_GRACE,
       },
     );
-    this.#modern = new ModernEra({
-      clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
-      capabilities: modernCapabilities(clientCapabilities(options)),
+    const host: EraHost = {
+      options,
+      channel: this.#channel,
       cancelsByClosing: this.#hooks.cancelsByClosing === true,
-      extraHeaders: (method, params) =>
-        method === 'tools/call' && typeof params?.name === 'string'
-          ? this.#tools.headers(params.name, (params.arguments ?? {}) as Record<string, unknown>)
-          : {},
-      answerRounds: async (raw, call) => (await this.#answer()).answerRounds(raw, call),
-    });
+      answering: () => this.#answer(),
+      toolHeaders: (name, args) => this.#tools.headers(name, args),
+    };
+    this.#modern = new ModernEra(host);
+    this.#eras = { legacy: new LegacyEra(), modern: this.#modern };
+    this.#era = this.#eras.legacy;
   }
 
   /** Which era the server speaks; `legacy` until `connect()` finds out. */
@@ -155,13 +156,15 @@ export class Session {
       const handlersReady = this.#serverMessages ? this.#answer().catch(() => undefined) : undefined;
       try {
         if (resume) {
-          this.#era = isModernProtocolVersion(resume.protocolVersion) ? this.#modern : legacyEra;
+          this.#era = eraFor(resume.protocolVersion, this.#eras);
           this.#started(resume, resume.sessionId);
         } else {
-          const eras = { legacy: legacyEra, modern: this.#modern };
           const probeTimeout = this.#options.limits?.probeTimeout ?? DEFAULT_PROBE_TIMEOUT;
           const cache = this.#options.eraCache ?? sharedEraCache;
-          const choice = await chooseEra(this.#transport, this.#context(options), eras, { probeTimeout, cache });
+          const choice = await chooseEra(this.#transport, this.#context(options), this.#eras, {
+            probeTimeout,
+            cache,
+          });
           this.#era = choice.era;
           this.#started(choice.server);
         }
@@ -365,7 +368,7 @@ export class Session {
     const { listeners } = await this.#answer();
     const refusal = this.#refusal('subscriptions/listen');
     if (refusal) throw refusal;
-    if (this.#era === legacyEra) {
+    if (this.#era === this.#eras.legacy) {
       this.#serverMessages = true;
       this.#hooks.openServerStream?.();
       return listeners.openLegacy(

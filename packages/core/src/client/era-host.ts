@@ -1,0 +1,21 @@
+import type { Answering } from './answering/index.js';
+import type { ClientOptions } from './options.js';
+import type { RpcChannel } from './rpc-channel.js';
+
+/**
+ * What an era may use of the Session it serves. The Session builds one host and
+ * hands it to every era it constructs, so an era needs nothing else to do its
+ * part: a new era is a class whose constructor takes this host.
+ */
+export interface EraHost {
+  /** The options the app gave the client. */
+  readonly options: ClientOptions;
+  /** The JSON-RPC channel to the server, the one every era sends on. */
+  readonly channel: RpcChannel;
+  /** The transport cancels a request by closing its stream (HTTP): no `notifications/cancelled` then. */
+  readonly cancelsByClosing: boolean;
+  /** This session's part of the answering module, which loads the first time it is asked for. */
+  answering(): Promise<Answering>;
+  /** The `Mcp-Param-*` headers of a `tools/call`, from the tools the last `listTools()` kept. */
+  toolHeaders(name: string, args: Readonly<Record<string, unknown>>): Record<string, string>;
+}
