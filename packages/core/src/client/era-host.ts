@@ -16,6 +16,4 @@ export interface EraHost {
   readonly cancelsByClosing: boolean;
   /** This session's part of the answering module, which loads the first time it is asked for. */
   answering(): Promise<Answering>;
-  /** The `Mcp-Param-*` headers of a `tools/call`, from the tools the last `listTools()` kept. */
-  toolHeaders(name: string, args: Readonly<Record<string, unknown>>): Record<string, string>;
 }

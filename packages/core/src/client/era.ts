@@ -1,5 +1,6 @@
 import type { ClientCapabilities, ServerCapabilities } from '../protocol/capabilities.js';
 import type { Implementation } from '../protocol/implementation.js';
+import type { Tool } from '../protocol/tools.js';
 import type { CallOptions, EraKind } from './options.js';
 import type { RequestOptions, RpcChannel } from './rpc-channel.js';
 
@@ -44,4 +45,10 @@ export interface Era {
     params: Record<string, unknown> | undefined,
     options: EraRequestOptions<T>,
   ): Promise<T>;
+  /**
+   * The tools of a `tools/list` that `callTool` may call. An era whose requests
+   * depend on a tool's schema checks each one here, remembers what its calls
+   * need, and leaves out (with `onWarning`) those it could not call right.
+   */
+  acceptTools(tools: Tool[]): Promise<Tool[]>;
 }

@@ -3,6 +3,7 @@ import { RpcError } from '../errors/rpc-error.js';
 import { UnsupportedVersionError } from '../errors/unsupported-version-error.js';
 import { ErrorCode, supportedVersionsIn } from '../protocol/error-codes.js';
 import { InitializeResultSchema } from '../protocol/initialize.js';
+import type { Tool } from '../protocol/tools.js';
 import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
 import { resultParser } from './results/decode.js';
@@ -71,6 +72,11 @@ export class LegacyEra implements Era {
     options: EraRequestOptions<T>,
   ): Promise<T> {
     return channel.request(method, params, options);
+  }
+
+  /** Every tool: a legacy request does not depend on the tool's schema. */
+  acceptTools(tools: Tool[]): Promise<Tool[]> {
+    return Promise.resolve(tools);
   }
 }
 

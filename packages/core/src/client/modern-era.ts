@@ -16,15 +16,21 @@ import {
   withMeta,
 } from '../protocol/meta.js';
 import { resultTypeOf } from '../protocol/result.js';
+import type { Tool } from '../protocol/tools.js';
 import { MODERN_PROTOCOL_VERSIONS } from '../protocol/versions.js';
+import { lazy } from '../util/lazy.js';
 import type { Step } from './answering/input-requests.js';
 import { clientCapabilities, modernCapabilities } from './capabilities.js';
 import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
 import type { EraHost } from './era-host.js';
 import { encodeHeaderValue } from './header-values.js';
-import { DEFAULT_CLIENT_INFO } from './options.js';
+import { DEFAULT_CLIENT_INFO, DEFAULT_MAX_SCHEMA_NODES } from './options.js';
 import { resultParser } from './results/decode.js';
 import type { RequestOptions, RpcChannel } from './rpc-channel.js';
+import { ToolRegistry } from './tool-registry.js';
+
+/** The `x-mcp-header` rules, loaded with the first listing that has an annotation. */
+const headerRules = lazy(() => import('./x-mcp-header/index.js'));
 
 /**
  * Methods whose `Mcp-Name` header carries a param (2026-07-28 Streamable HTTP):
@@ -50,6 +56,8 @@ export class ModernEra implements Era {
   readonly #host: EraHost;
   readonly #clientInfo: Implementation;
   readonly #capabilities: ClientCapabilities;
+  /** The `x-mcp-header` parameters of the listed tools, for each call's `Mcp-Param-*` headers. */
+  readonly #tools = new ToolRegistry(headerRules);
   #version: string = MODERN_PROTOCOL_VERSIONS[0];
   /** The log level stamped on every request (`setLoggingLevel`: 2026-07-28 has no `logging/setLevel`). */
   logLevel: LoggingLevel | undefined;
@@ -112,6 +120,12 @@ export class ModernEra implements Era {
     return (await this.#host.answering()).answerRounds(step.raw, { method, params, options: sendOptions, send });
   }
 
+  /** The tools whose `x-mcp-header` annotations keep the rules; `limits.maxSchemaNodes` bounds each schema's walk. */
+  acceptTools(tools: Tool[]): Promise<Tool[]> {
+    const maxNodes = this.#host.options.limits?.maxSchemaNodes ?? DEFAULT_MAX_SCHEMA_NODES;
+    return this.#tools.accept(tools, maxNodes, (message) => this.#host.options.onWarning?.(message));
+  }
+
   async #send<T>(
     channel: RpcChannel,
     method: string,
@@ -159,7 +173,7 @@ export class ModernEra implements Era {
     const headers: Record<string, string> = { ...extra, 'mcp-protocol-version': this.#version, 'mcp-method': method };
     if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
     if (method === 'tools/call' && typeof params.name === 'string') {
-      Object.assign(headers, this.#host.toolHeaders(params.name, (params.arguments ?? {}) as Record<string, unknown>));
+      Object.assign(headers, this.#tools.headers(params.name, (params.arguments ?? {}) as Record<string, unknown>));
     }
     return headers;
   }

@@ -27,7 +27,6 @@ import {
   DEFAULT_CLIENT_INFO,
   DEFAULT_CLOSE_GRACE,
   DEFAULT_MAX_CACHE_ENTRIES,
-  DEFAULT_MAX_SCHEMA_NODES,
   DEFAULT_MAX_TOTAL_TIMEOUT,
   DEFAULT_PROBE_TIMEOUT,
   DEFAULT_REQUEST_TIMEOUT,
@@ -39,19 +38,16 @@ import { parseAny, parseCallTool, parseEmpty, parseTools } from './results/decod
 import { type CallBounds, RpcChannel } from './rpc-channel.js';
 import type { SessionSnapshot } from './session-snapshot.js';
 import type { TaskClient } from './tasks/index.js';
-import { ToolRegistry } from './tool-registry.js';
 
 /**
  * The client's on-demand modules, each loaded the first time a program needs
  * it, so a bundler splits it off: answering the server (handlers, input rounds,
- * `listen()`); the catalogue (resources, prompts, completion); the `x-mcp-header`
- * rules (the first listing with an annotation); output validation (the first call of a tool that
- * listed an `outputSchema`); tasks (a `tools/call` answered with a task, a
+ * `listen()`); the catalogue (resources, prompts, completion); output validation
+ * (the first call of a tool that listed an `outputSchema`); tasks (a `tools/call` answered with a task, a
  * 2025-11-25 server that declared `tasks`, `client.tasks`).
  */
 const answering = lazy(() => import('./answering/index.js'));
 const catalogue = lazy(() => import('./catalogue/index.js'));
-const headerRules = lazy(() => import('./x-mcp-header/index.js'));
 const outputValidation = lazy(() => import('./output-validation/index.js'));
 const resultCache = lazy(() => import('./result-cache.js'));
 const tasks = lazy(() => import('./tasks/index.js'));
@@ -81,7 +77,6 @@ export class Session {
   readonly #channel: RpcChannel;
   readonly #eras: Eras;
   readonly #modern: ModernEra;
-  readonly #tools = new ToolRegistry(headerRules);
   /** The tools of the last `listTools()`: a call's result is checked against the `outputSchema` its tool listed. */
   #listed: readonly Tool[] = [];
   #answering: Answering | undefined;
@@ -124,7 +119,6 @@ export class Session {
       channel: this.#channel,
       cancelsByClosing: this.#hooks.cancelsByClosing === true,
       answering: () => this.#answer(),
-      toolHeaders: (name, args) => this.#tools.headers(name, args),
     };
     this.#modern = new ModernEra(host);
     this.#eras = { legacy: new LegacyEra(), modern: this.#modern };
@@ -270,16 +264,11 @@ export class Session {
   }
 
   /**
-   * Every tool, following pagination to the end, remembered for `callTool`: in
-   * the 2026-07-28 era, those whose `x-mcp-header` annotations keep the rules
-   * (the others are left out, with `onWarning`); in the legacy era, all of them.
+   * Every tool the era accepts (`Era.acceptTools`), following pagination to the
+   * end, remembered for `callTool`.
    */
   async listTools(options?: CallOptions): Promise<Tool[]> {
-    let tools = await this.list('tools/list', 'tools', parseTools, options);
-    if (this.#era === this.#modern) {
-      const maxNodes = this.#options.limits?.maxSchemaNodes ?? DEFAULT_MAX_SCHEMA_NODES;
-      tools = await this.#tools.accept(tools, maxNodes, (message) => this.#options.onWarning?.(message));
-    }
+    const tools = await this.#era.acceptTools(await this.list('tools/list', 'tools', parseTools, options));
     this.#listed = tools;
     return [...tools];
   }
