@@ -38,6 +38,8 @@ export interface EraRequestOptions<T> extends RequestOptions<T> {
  */
 export interface Era {
   readonly kind: EraKind;
+  /** The request `ping()` sends: one every server of the era must answer, whatever it declared. */
+  readonly pingMethod: string;
   connect(context: ConnectContext): Promise<ServerIdentity>;
   request<T>(
     channel: RpcChannel,

@@ -18,6 +18,7 @@ const parseInitialize = resultParser('initialize', InitializeResultSchema);
  */
 export class LegacyEra implements Era {
   readonly kind = 'legacy' as const;
+  readonly pingMethod = 'ping';
 
   async connect(context: ConnectContext): Promise<ServerIdentity> {
     const pinned = context.protocolVersion;

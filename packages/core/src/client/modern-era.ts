@@ -53,6 +53,8 @@ const NAME_PARAM: Readonly<Record<string, string>> = {
  */
 export class ModernEra implements Era {
   readonly kind = 'modern' as const;
+  /** 2026-07-28 has no `ping`: a `server/discover` checks the server answers. */
+  readonly pingMethod = 'server/discover';
   readonly #host: EraHost;
   readonly #clientInfo: Implementation;
   readonly #capabilities: ClientCapabilities;

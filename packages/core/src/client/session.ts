@@ -314,10 +314,9 @@ export class Session {
     return new (await tasks()).TaskClient(this, this.#options, () => this.#answer(), this.#listed);
   }
 
-  /** `ping` in the legacy era; `server/discover` in 2026-07-28, which has no ping. */
+  /** Checks the server answers, with the era's request for it (`Era.pingMethod`). */
   ping(options?: CallOptions): Promise<void> {
-    const method = this.#era === this.#modern ? 'server/discover' : 'ping';
-    return this.request(method, undefined, undefined, () => undefined, options);
+    return this.request(this.#era.pingMethod, undefined, undefined, () => undefined, options);
   }
 
   /**
