@@ -1,13 +1,16 @@
 import type { Answering } from './answering/index.js';
 import type { ClientOptions } from './options.js';
 import type { RpcChannel } from './rpc-channel.js';
+import type { SessionRequests } from './session-requests.js';
 
 /**
  * What an era may use of the Session it serves. The Session builds one host and
  * hands it to every era it constructs, so an era needs nothing else to do its
- * part: a new era is a class whose constructor takes this host.
+ * part: a new era is a class whose constructor takes this host. Its `request`
+ * is the Session's one path (gated by `capability`, cached, through the era,
+ * renewed once), for what an era sends as a method of the Session's own.
  */
-export interface EraHost {
+export interface EraHost extends SessionRequests {
   /** The options the app gave the client. */
   readonly options: ClientOptions;
   /** The JSON-RPC channel to the server, the one every era sends on. */

@@ -1,5 +1,6 @@
 import type { ClientCapabilities, ServerCapabilities } from '../protocol/capabilities.js';
 import type { Implementation } from '../protocol/implementation.js';
+import type { LoggingLevel } from '../protocol/logging.js';
 import type { Tool } from '../protocol/tools.js';
 import type { CallOptions, EraKind } from './options.js';
 import type { RequestOptions, RpcChannel } from './rpc-channel.js';
@@ -53,4 +54,10 @@ export interface Era {
    * need, and leaves out (with `onWarning`) those it could not call right.
    */
   acceptTools(tools: Tool[]): Promise<Tool[]>;
+  /**
+   * The level of log messages the server should send, once the Session found
+   * the server declared `logging`: a request that sets it, or the level
+   * carried by every later request.
+   */
+  setLoggingLevel(level: LoggingLevel, options: CallOptions | undefined): Promise<void>;
 }

@@ -3,10 +3,13 @@ import { RpcError } from '../errors/rpc-error.js';
 import { UnsupportedVersionError } from '../errors/unsupported-version-error.js';
 import { ErrorCode, supportedVersionsIn } from '../protocol/error-codes.js';
 import { InitializeResultSchema } from '../protocol/initialize.js';
+import type { LoggingLevel } from '../protocol/logging.js';
 import type { Tool } from '../protocol/tools.js';
 import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
-import { resultParser } from './results/decode.js';
+import type { EraHost } from './era-host.js';
+import type { CallOptions } from './options.js';
+import { parseEmpty, resultParser } from './results/decode.js';
 import type { RpcChannel } from './rpc-channel.js';
 
 const parseInitialize = resultParser('initialize', InitializeResultSchema);
@@ -19,6 +22,11 @@ const parseInitialize = resultParser('initialize', InitializeResultSchema);
 export class LegacyEra implements Era {
   readonly kind = 'legacy' as const;
   readonly pingMethod = 'ping';
+  readonly #host: EraHost;
+
+  constructor(host: EraHost) {
+    this.#host = host;
+  }
 
   async connect(context: ConnectContext): Promise<ServerIdentity> {
     const pinned = context.protocolVersion;
@@ -78,6 +86,11 @@ export class LegacyEra implements Era {
   /** Every tool: a legacy request does not depend on the tool's schema. */
   acceptTools(tools: Tool[]): Promise<Tool[]> {
     return Promise.resolve(tools);
+  }
+
+  /** `logging/setLevel`. */
+  async setLoggingLevel(level: LoggingLevel, options: CallOptions | undefined): Promise<void> {
+    await this.#host.request('logging/setLevel', 'logging', { level }, parseEmpty, options);
   }
 }
 

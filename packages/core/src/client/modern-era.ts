@@ -61,8 +61,8 @@ export class ModernEra implements Era {
   /** The `x-mcp-header` parameters of the listed tools, for each call's `Mcp-Param-*` headers. */
   readonly #tools = new ToolRegistry(headerRules);
   #version: string = MODERN_PROTOCOL_VERSIONS[0];
-  /** The log level stamped on every request (`setLoggingLevel`: 2026-07-28 has no `logging/setLevel`). */
-  logLevel: LoggingLevel | undefined;
+  /** The log level stamped on every request (`setLoggingLevel`). */
+  #logLevel: LoggingLevel | undefined;
 
   constructor(host: EraHost) {
     this.#host = host;
@@ -128,6 +128,12 @@ export class ModernEra implements Era {
     return this.#tools.accept(tools, maxNodes, (message) => this.#host.options.onWarning?.(message));
   }
 
+  /** 2026-07-28 has no `logging/setLevel`: every later request carries the level in `_meta`. */
+  setLoggingLevel(level: LoggingLevel): Promise<void> {
+    this.#logLevel = level;
+    return Promise.resolve();
+  }
+
   async #send<T>(
     channel: RpcChannel,
     method: string,
@@ -155,7 +161,7 @@ export class ModernEra implements Era {
 
   /** Every request carries who we are and what we can do (2026-07-28 §Lifecycle). */
   #envelope(params: Record<string, unknown>, callLevel: LoggingLevel | undefined): Record<string, unknown> {
-    const level = callLevel ?? this.logLevel;
+    const level = callLevel ?? this.#logLevel;
     return withMeta(params, {
       [META_PROTOCOL_VERSION]: this.#version,
       [META_CLIENT_CAPABILITIES]: this.#capabilities,

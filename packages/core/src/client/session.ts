@@ -114,14 +114,19 @@ export class Session {
         closeGrace: options.limits?.closeGrace ?? DEFAULT_CLOSE_GRACE,
       },
     );
+    const server = () => this.#server;
     const host: EraHost = {
+      get server() {
+        return server();
+      },
+      request: (method, capability, params, parse, call) => this.request(method, capability, params, parse, call),
       options,
       channel: this.#channel,
       cancelsByClosing: this.#hooks.cancelsByClosing === true,
       answering: () => this.#answer(),
     };
     this.#modern = new ModernEra(host);
-    this.#eras = { legacy: new LegacyEra(), modern: this.#modern };
+    this.#eras = { legacy: new LegacyEra(host), modern: this.#modern };
     this.#era = this.#eras.legacy;
   }
 
@@ -319,19 +324,11 @@ export class Session {
     return this.request(this.#era.pingMethod, undefined, undefined, () => undefined, options);
   }
 
-  /**
-   * The level of log messages wanted. Legacy: `logging/setLevel`. 2026-07-28 has
-   * none, so every later request carries it in `_meta` (refused all the same
-   * when the server did not declare `logging`).
-   */
+  /** The level of log messages wanted, once the server declared `logging`: the era sets it (`Era.setLoggingLevel`). */
   async setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<void> {
-    if (this.#era !== this.#modern) {
-      await this.request('logging/setLevel', 'logging', { level }, parseEmpty, options);
-      return;
-    }
     const refusal = this.#refusal('logging/setLevel', 'logging');
     if (refusal) throw refusal;
-    this.#modern.logLevel = level;
+    await this.#era.setLoggingLevel(level, options);
   }
 
   /** Legacy `resources/subscribe`, remembered so a renewed session subscribes again. */
