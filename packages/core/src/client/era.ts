@@ -60,4 +60,18 @@ export interface Era {
    * carried by every later request.
    */
   setLoggingLevel(level: LoggingLevel, options: CallOptions | undefined): Promise<void>;
+  /**
+   * Subscribes to one resource's updates (`subscribeResource`) and remembers it
+   * for `renewed`. An era without resource subscriptions refuses, before
+   * anything is sent, with an `McpError` that says what to use instead.
+   */
+  subscribe(uri: string, options: CallOptions | undefined): Promise<void>;
+  /** Ends what `subscribe` started (`unsubscribeResource`); refused like `subscribe`. */
+  unsubscribe(uri: string, options: CallOptions | undefined): Promise<void>;
+  /**
+   * Restores, within the renewal's `signal`, what the era keeps of a session
+   * after the Session renewed it with a new `connect`: the resources it was
+   * subscribed to, say.
+   */
+  renewed(signal: AbortSignal): Promise<void>;
 }

@@ -23,6 +23,8 @@ export class LegacyEra implements Era {
   readonly kind = 'legacy' as const;
   readonly pingMethod = 'ping';
   readonly #host: EraHost;
+  /** Resources subscribed to, so a renewed session can subscribe again. */
+  readonly #subscriptions = new Set<string>();
 
   constructor(host: EraHost) {
     this.#host = host;
@@ -91,6 +93,24 @@ export class LegacyEra implements Era {
   /** `logging/setLevel`. */
   async setLoggingLevel(level: LoggingLevel, options: CallOptions | undefined): Promise<void> {
     await this.#host.request('logging/setLevel', 'logging', { level }, parseEmpty, options);
+  }
+
+  /** `resources/subscribe`, remembered so a renewed session subscribes again. */
+  async subscribe(uri: string, options: CallOptions | undefined): Promise<void> {
+    await this.#host.request('resources/subscribe', 'resources.subscribe', { uri }, parseEmpty, options);
+    this.#subscriptions.add(uri);
+  }
+
+  async unsubscribe(uri: string, options: CallOptions | undefined): Promise<void> {
+    await this.#host.request('resources/unsubscribe', 'resources.subscribe', { uri }, parseEmpty, options);
+    this.#subscriptions.delete(uri);
+  }
+
+  /** The new session knows none of the old one's subscriptions: each is sent again. */
+  async renewed(signal: AbortSignal): Promise<void> {
+    for (const uri of this.#subscriptions) {
+      await this.#host.channel.request('resources/subscribe', { uri }, { parse: parseEmpty, signal });
+    }
   }
 }
 

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { McpError } from '../errors/mcp-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { RpcError } from '../errors/rpc-error.js';
 import { UnsupportedVersionError } from '../errors/unsupported-version-error.js';
@@ -134,6 +135,19 @@ export class ModernEra implements Era {
     return Promise.resolve();
   }
 
+  subscribe(): Promise<void> {
+    return Promise.reject(noSubscriptions('resources/subscribe'));
+  }
+
+  unsubscribe(): Promise<void> {
+    return Promise.reject(noSubscriptions('resources/unsubscribe'));
+  }
+
+  /** A stateless era keeps nothing of a session to restore. */
+  renewed(): Promise<void> {
+    return Promise.resolve();
+  }
+
   async #send<T>(
     channel: RpcChannel,
     method: string,
@@ -200,6 +214,11 @@ function stepOf<T>(method: string, raw: unknown, parse: (raw: unknown) => T): St
     throw new ProtocolError(`${method}: unknown resultType ${JSON.stringify(type)}`);
   }
   return task ? { done: true, value: raw as T } : { done: false, raw };
+}
+
+/** 2026-07-28 has no resource subscriptions: `listen()` streams the updates instead. */
+function noSubscriptions(method: string): McpError {
+  return new McpError(`${method}: 2026-07-28 has no ${method}; use client.listen({ resources: [uri] })`);
 }
 
 function sharedModernVersion(error: unknown, pinned: string | undefined): string | undefined {

@@ -34,7 +34,7 @@ import {
 } from './options.js';
 import { collectPages, type Page } from './pagination.js';
 import type { ResultCache } from './result-cache.js';
-import { parseAny, parseCallTool, parseEmpty, parseTools } from './results/decode.js';
+import { parseAny, parseCallTool, parseTools } from './results/decode.js';
 import { type CallBounds, RpcChannel } from './rpc-channel.js';
 import type { SessionSnapshot } from './session-snapshot.js';
 import type { TaskClient } from './tasks/index.js';
@@ -66,8 +66,8 @@ const CACHEABLE = new Set([
  * options: the JSON-RPC channel and the eras under it; which era the server
  * speaks and what it learned (connect, resume, snapshot); and the one path every
  * request takes — the capability check before anything is sent, the TTL cache,
- * the era, and one shared renewal when the server says the session expired
- * (with the legacy resource subscriptions it renews). What the server starts
+ * the era, and one shared renewal when the server says the session expired,
+ * after which the era restores what it keeps (`Era.renewed`). What the server starts
  * goes to the answering module, loaded when first needed.
  */
 export class Session {
@@ -84,8 +84,6 @@ export class Session {
   #cache: ResultCache | undefined;
   /** The client does something with messages the server starts on its own (SessionInfo.serverMessages). */
   #serverMessages: boolean;
-  /** Resources subscribed to (legacy), so a renewed session can subscribe again. */
-  readonly #subscriptions = new Set<string>();
   #era: Era;
   #server: ServerIdentity | undefined;
   #connecting: Promise<void> | undefined;
@@ -331,17 +329,13 @@ export class Session {
     await this.#era.setLoggingLevel(level, options);
   }
 
-  /** Legacy `resources/subscribe`, remembered so a renewed session subscribes again. */
-  async subscribe(uri: string, options?: CallOptions): Promise<void> {
-    this.#requireLegacy('resources/subscribe');
-    await this.request('resources/subscribe', 'resources.subscribe', { uri }, parseEmpty, options);
-    this.#subscriptions.add(uri);
+  /** One resource's updates, as the era subscribes to them (`Era.subscribe`). */
+  subscribe(uri: string, options?: CallOptions): Promise<void> {
+    return this.#era.subscribe(uri, options);
   }
 
-  async unsubscribe(uri: string, options?: CallOptions): Promise<void> {
-    this.#requireLegacy('resources/unsubscribe');
-    await this.request('resources/unsubscribe', 'resources.subscribe', { uri }, parseEmpty, options);
-    this.#subscriptions.delete(uri);
+  unsubscribe(uri: string, options?: CallOptions): Promise<void> {
+    return this.#era.unsubscribe(uri, options);
   }
 
   /**
@@ -396,12 +390,6 @@ export class Session {
       return new CapabilityError(capability, method);
     }
     return undefined;
-  }
-
-  #requireLegacy(method: string): void {
-    if (this.#era === this.#modern) {
-      throw new McpError(`${method}: 2026-07-28 has no ${method}; use client.listen({ resources: [uri] })`);
-    }
   }
 
   /** This session's part of the answering module, loaded the first time the server asks or the app listens. */
@@ -510,9 +498,7 @@ export class Session {
     this.#started(server);
     this.#generation++;
     this.#cache?.clear();
-    for (const uri of this.#subscriptions) {
-      await this.#era.request(this.#channel, 'resources/subscribe', { uri }, { parse: parseEmpty, signal });
-    }
+    await this.#era.renewed(signal);
   }
 
   #context(options: CallOptions): ConnectContext {
