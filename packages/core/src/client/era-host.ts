@@ -19,4 +19,10 @@ export interface EraHost extends SessionRequests {
   readonly cancelsByClosing: boolean;
   /** This session's part of the answering module, which loads the first time it is asked for. */
   answering(): Promise<Answering>;
+  /**
+   * The app now takes what the server sends on its own: the transport opens a
+   * stream for it where it has one (`TransportHooks.openServerStream`), and a
+   * renewed session says so.
+   */
+  openServerStream(): void;
 }

@@ -2,6 +2,8 @@ import type { ClientCapabilities, ServerCapabilities } from '../protocol/capabil
 import type { Implementation } from '../protocol/implementation.js';
 import type { LoggingLevel } from '../protocol/logging.js';
 import type { Tool } from '../protocol/tools.js';
+import type { Listeners } from './answering/listeners.js';
+import type { ListenFilter, Subscription } from './answering/subscription.js';
 import type { CallOptions, EraKind } from './options.js';
 import type { RequestOptions, RpcChannel } from './rpc-channel.js';
 
@@ -74,4 +76,10 @@ export interface Era {
    * subscribed to, say.
    */
   renewed(signal: AbortSignal): Promise<void>;
+  /**
+   * Change notifications as a subscription (`listen()`), opened in `listeners`
+   * once the Session loaded them and found the client connected: however the
+   * era has the server send them.
+   */
+  listen(filter: ListenFilter, listeners: Listeners): Promise<Subscription>;
 }

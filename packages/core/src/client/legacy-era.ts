@@ -6,6 +6,8 @@ import { InitializeResultSchema } from '../protocol/initialize.js';
 import type { LoggingLevel } from '../protocol/logging.js';
 import type { Tool } from '../protocol/tools.js';
 import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
+import type { Listeners } from './answering/listeners.js';
+import type { ListenFilter, Subscription } from './answering/subscription.js';
 import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
 import type { EraHost } from './era-host.js';
 import type { CallOptions } from './options.js';
@@ -104,6 +106,17 @@ export class LegacyEra implements Era {
   async unsubscribe(uri: string, options: CallOptions | undefined): Promise<void> {
     await this.#host.request('resources/unsubscribe', 'resources.subscribe', { uri }, parseEmpty, options);
     this.#subscriptions.delete(uri);
+  }
+
+  /** The session's own notifications, with `resources/subscribe` for each resource; on HTTP the GET stream opens for them. */
+  listen(filter: ListenFilter, listeners: Listeners): Promise<Subscription> {
+    this.#host.openServerStream();
+    return listeners.openLegacy(
+      filter,
+      this.#host.server?.capabilities,
+      (uri) => this.subscribe(uri, undefined),
+      (uri) => this.unsubscribe(uri, undefined),
+    );
   }
 
   /** The new session knows none of the old one's subscriptions: each is sent again. */

@@ -21,12 +21,14 @@ import type { Tool } from '../protocol/tools.js';
 import { MODERN_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 import { lazy } from '../util/lazy.js';
 import type { Step } from './answering/input-requests.js';
+import type { Listeners } from './answering/listeners.js';
+import type { ListenFilter, Subscription } from './answering/subscription.js';
 import { clientCapabilities, modernCapabilities } from './capabilities.js';
 import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
 import type { EraHost } from './era-host.js';
 import { encodeHeaderValue } from './header-values.js';
 import { DEFAULT_CLIENT_INFO, DEFAULT_MAX_SCHEMA_NODES } from './options.js';
-import { resultParser } from './results/decode.js';
+import { parseAny, resultParser } from './results/decode.js';
 import type { RequestOptions, RpcChannel } from './rpc-channel.js';
 import { ToolRegistry } from './tool-registry.js';
 
@@ -133,6 +135,19 @@ export class ModernEra implements Era {
   setLoggingLevel(level: LoggingLevel): Promise<void> {
     this.#logLevel = level;
     return Promise.resolve();
+  }
+
+  /** A `subscriptions/listen` stream, reopened when it drops. */
+  async listen(filter: ListenFilter, listeners: Listeners): Promise<Subscription> {
+    return listeners.openModern(filter, (notifications, signal, onRequestId) =>
+      this.request(
+        this.#host.channel,
+        'subscriptions/listen',
+        { notifications },
+        // The stream lives as long as the subscription: no timeout, no cap.
+        { parse: parseAny, signal, timeout: 0, maxTotalTimeout: 0, onRequestId },
+      ),
+    );
   }
 
   subscribe(): Promise<void> {

@@ -34,7 +34,7 @@ import {
 } from './options.js';
 import { collectPages, type Page } from './pagination.js';
 import type { ResultCache } from './result-cache.js';
-import { parseAny, parseCallTool, parseTools } from './results/decode.js';
+import { parseCallTool, parseTools } from './results/decode.js';
 import { type CallBounds, RpcChannel } from './rpc-channel.js';
 import type { SessionSnapshot } from './session-snapshot.js';
 import type { TaskClient } from './tasks/index.js';
@@ -122,6 +122,10 @@ export class Session {
       channel: this.#channel,
       cancelsByClosing: this.#hooks.cancelsByClosing === true,
       answering: () => this.#answer(),
+      openServerStream: () => {
+        this.#serverMessages = true;
+        this.#hooks.openServerStream?.();
+      },
     };
     this.#modern = new ModernEra(host);
     this.#eras = { legacy: new LegacyEra(host), modern: this.#modern };
@@ -338,34 +342,12 @@ export class Session {
     return this.#era.unsubscribe(uri, options);
   }
 
-  /**
-   * Change notifications as a subscription. Modern: a `subscriptions/listen`
-   * stream. Legacy: the session's own notifications and `resources/subscribe`
-   * (on HTTP the GET stream opens for them).
-   */
+  /** Change notifications as a subscription, once the client is connected: the era opens it (`Era.listen`). */
   async listen(filter: ListenFilter): Promise<Subscription> {
     const { listeners } = await this.#answer();
     const refusal = this.#refusal('subscriptions/listen');
     if (refusal) throw refusal;
-    if (this.#era === this.#eras.legacy) {
-      this.#serverMessages = true;
-      this.#hooks.openServerStream?.();
-      return listeners.openLegacy(
-        filter,
-        this.#server?.capabilities,
-        (uri) => this.subscribe(uri),
-        (uri) => this.unsubscribe(uri),
-      );
-    }
-    return listeners.openModern(filter, (notifications, signal, onRequestId) =>
-      this.#era.request(
-        this.#channel,
-        'subscriptions/listen',
-        { notifications },
-        // The stream lives as long as the subscription: no timeout, no cap.
-        { parse: parseAny, signal, timeout: 0, maxTotalTimeout: 0, onRequestId },
-      ),
-    );
+    return this.#era.listen(filter, listeners);
   }
 
   /** Tells the server the roots changed (legacy; 2026-07-28 roots travel with each request's input answers). */
