@@ -82,4 +82,10 @@ export interface Era {
    * era has the server send them.
    */
   listen(filter: ListenFilter, listeners: Listeners): Promise<Subscription>;
+  /**
+   * Tells the server the client's roots changed (`notifyRootsChanged()`), once
+   * the Session found the client connected; an era whose requests carry the
+   * roots where the server asks for them has nothing to send.
+   */
+  notifyRootsChanged(): Promise<void>;
 }

@@ -119,6 +119,10 @@ export class LegacyEra implements Era {
     );
   }
 
+  notifyRootsChanged(): Promise<void> {
+    return this.#host.channel.notify('notifications/roots/list_changed');
+  }
+
   /** The new session knows none of the old one's subscriptions: each is sent again. */
   async renewed(signal: AbortSignal): Promise<void> {
     for (const uri of this.#subscriptions) {

@@ -150,6 +150,11 @@ export class ModernEra implements Era {
     );
   }
 
+  /** 2026-07-28 has no `roots/list_changed`: the roots travel with each request's input answers. */
+  notifyRootsChanged(): Promise<void> {
+    return Promise.resolve();
+  }
+
   subscribe(): Promise<void> {
     return Promise.reject(noSubscriptions('resources/subscribe'));
   }

@@ -350,12 +350,11 @@ export class Session {
     return this.#era.listen(filter, listeners);
   }
 
-  /** Tells the server the roots changed (legacy; 2026-07-28 roots travel with each request's input answers). */
+  /** Tells the server the roots changed, once the client is connected, as the era does (`Era.notifyRootsChanged`). */
   notifyRootsChanged(): Promise<void> {
     const refusal = this.#refusal('notifications/roots/list_changed');
     if (refusal) return Promise.reject(refusal);
-    if (this.#era === this.#modern) return Promise.resolve();
-    return this.#channel.notify('notifications/roots/list_changed');
+    return this.#era.notifyRootsChanged();
   }
 
   /** Ends every subscription, then the channel (pending calls, handlers, the transport). Idempotent. */
