@@ -19,6 +19,8 @@ export interface EraHost extends SessionRequests {
   readonly cancelsByClosing: boolean;
   /** This session's part of the answering module, which loads the first time it is asked for. */
   answering(): Promise<Answering>;
+  /** The same, if it has loaded already; asking never loads it. */
+  loadedAnswering(): Answering | undefined;
   /**
    * The app now takes what the server sends on its own: the transport opens a
    * stream for it where it has one (`TransportHooks.openServerStream`), and a

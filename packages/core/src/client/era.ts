@@ -1,5 +1,6 @@
 import type { ClientCapabilities, ServerCapabilities } from '../protocol/capabilities.js';
 import type { Implementation } from '../protocol/implementation.js';
+import type { JsonRpcRequest } from '../protocol/jsonrpc.js';
 import type { LoggingLevel } from '../protocol/logging.js';
 import type { Tool } from '../protocol/tools.js';
 import type { Listeners } from './answering/listeners.js';
@@ -88,4 +89,11 @@ export interface Era {
    * roots where the server asks for them has nothing to send.
    */
   notifyRootsChanged(): Promise<void>;
+  /**
+   * Answers a request the server started (the channel hands over each one) with
+   * the result to send back. Where the era forbids servers to send requests it
+   * reports the request to `onError` instead and settles with `undefined`,
+   * which sends no reply.
+   */
+  serverRequest(request: JsonRpcRequest, signal: AbortSignal): Promise<Record<string, unknown> | undefined>;
 }

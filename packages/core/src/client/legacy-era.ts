@@ -3,6 +3,7 @@ import { RpcError } from '../errors/rpc-error.js';
 import { UnsupportedVersionError } from '../errors/unsupported-version-error.js';
 import { ErrorCode, supportedVersionsIn } from '../protocol/error-codes.js';
 import { InitializeResultSchema } from '../protocol/initialize.js';
+import type { JsonRpcRequest } from '../protocol/jsonrpc.js';
 import type { LoggingLevel } from '../protocol/logging.js';
 import type { Tool } from '../protocol/tools.js';
 import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
@@ -121,6 +122,16 @@ export class LegacyEra implements Era {
 
   notifyRootsChanged(): Promise<void> {
     return this.#host.channel.notify('notifications/roots/list_changed');
+  }
+
+  /**
+   * Sampling, elicitation, roots and ping, answered by the app's handlers.
+   * Nothing runs in a handler slot before the answering module loads, so a
+   * `ping` then is answered at once.
+   */
+  async serverRequest({ method, params }: JsonRpcRequest, signal: AbortSignal): Promise<Record<string, unknown>> {
+    if (method === 'ping' && !this.#host.loadedAnswering()) return {};
+    return (await this.#host.answering()).answer(method, params, signal);
   }
 
   /** The new session knows none of the old one's subscriptions: each is sent again. */

@@ -7,6 +7,7 @@ import type { ClientCapabilities } from '../protocol/capabilities.js';
 import { DiscoverResultSchema } from '../protocol/discover.js';
 import { ErrorCode, supportedVersionsIn } from '../protocol/error-codes.js';
 import type { Implementation } from '../protocol/implementation.js';
+import type { JsonRpcRequest } from '../protocol/jsonrpc.js';
 import type { LoggingLevel } from '../protocol/logging.js';
 import {
   META_CLIENT_CAPABILITIES,
@@ -153,6 +154,19 @@ export class ModernEra implements Era {
   /** 2026-07-28 has no `roots/list_changed`: the roots travel with each request's input answers. */
   notifyRootsChanged(): Promise<void> {
     return Promise.resolve();
+  }
+
+  /**
+   * A 2026-07-28 server must send no requests and the client must write no
+   * response (basic § JSON-RPC, stdio): one that comes anyway is reported and
+   * dropped.
+   */
+  serverRequest({ method }: JsonRpcRequest): Promise<undefined> {
+    // The method is the server's, of any length: cut short in the message, whole in data.
+    const named = method.length > 80 ? `${method.slice(0, 80)}…` : method;
+    const message = `mcp: dropped ${named}: a 2026-07-28 server sends no requests`;
+    this.#host.channel.report(new ProtocolError(message, { received: { method } }));
+    return Promise.resolve(undefined);
   }
 
   subscribe(): Promise<void> {

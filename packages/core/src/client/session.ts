@@ -1,12 +1,11 @@
 import { CapabilityError } from '../errors/capability-error.js';
 import { McpError } from '../errors/mcp-error.js';
 import { OutputValidationError } from '../errors/output-validation-error.js';
-import { ProtocolError } from '../errors/protocol-error.js';
 import { RpcError } from '../errors/rpc-error.js';
 import { SessionExpiredError } from '../errors/session-expired-error.js';
 import { freshnessMs } from '../protocol/cache.js';
 import { ErrorCode } from '../protocol/error-codes.js';
-import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
+import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { LoggingLevel } from '../protocol/logging.js';
 import type { Tool, ToolResult } from '../protocol/tools.js';
 import { type Transport, type TransportHooks, transportHooks } from '../transport/transport.js';
@@ -101,7 +100,7 @@ export class Session {
     this.#channel = new RpcChannel(
       transport,
       {
-        onRequest: (request, signal) => this.#onRequest(request, signal),
+        onRequest: (request, signal) => this.#era.serverRequest(request, signal),
         onNotification: (notification) => this.#onNotification(notification),
         onError: (error) => options.onError?.(error),
         drain: (graceMs) => this.#answering?.drain(graceMs),
@@ -122,6 +121,7 @@ export class Session {
       channel: this.#channel,
       cancelsByClosing: this.#hooks.cancelsByClosing === true,
       answering: () => this.#answer(),
+      loadedAnswering: () => this.#answering,
       openServerStream: () => {
         this.#serverMessages = true;
         this.#hooks.openServerStream?.();
@@ -381,27 +381,6 @@ export class Session {
   #answeringOf({ Answering }: typeof AnsweringModule): Answering {
     this.#answering ??= new Answering(this.#channel, this.#options);
     return this.#answering;
-  }
-
-  /**
-   * A server request. A 2026-07-28 server must send none and the client must
-   * write no response (basic § JSON-RPC, stdio): one that comes anyway is
-   * reported and dropped (`undefined`: no reply). Nothing runs in a handler slot
-   * before the answering module loads, so a `ping` then is answered at once.
-   */
-  async #onRequest(
-    { method, params }: JsonRpcRequest,
-    signal: AbortSignal,
-  ): Promise<Record<string, unknown> | undefined> {
-    if (this.#era === this.#modern) {
-      // The method is the server's, of any length: cut short in the message, whole in data.
-      const named = method.length > 80 ? `${method.slice(0, 80)}…` : method;
-      const message = `mcp: dropped ${named}: a 2026-07-28 server sends no requests`;
-      this.#channel.report(new ProtocolError(message, { received: { method } }));
-      return undefined;
-    }
-    if (method === 'ping' && !this.#answering) return {};
-    return (await this.#answer()).answer(method, params, signal);
   }
 
   /**
