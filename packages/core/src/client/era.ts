@@ -56,6 +56,18 @@ export interface Era {
    * depend on a tool's schema checks each one here, remembers what its calls
    * need, and leaves out (with `onWarning`) those it could not call right.
    */
+  /**
+   * A request of this era that failed with `error`: the era's way to carry it
+   * out all the same, or `undefined` to let the error stand (the Session then
+   * renews an expired session). `send` sends the request again as it was;
+   * whatever the era does runs under the call's bounds (`options`).
+   */
+  recover<T>(
+    error: unknown,
+    method: string,
+    options: EraRequestOptions<T>,
+    send: () => Promise<T>,
+  ): Promise<T> | undefined;
   acceptTools(tools: Tool[]): Promise<Tool[]>;
   /**
    * The level of log messages the server should send, once the Session found

@@ -88,6 +88,21 @@ export class LegacyEra implements Era {
     return channel.request(method, params, options);
   }
 
+  /**
+   * A refusal until the user completes URL flows (-32042, 2025-11-25) goes to
+   * the answering module, which runs them and sends once more
+   * (`answering/url-elicitations.ts`).
+   */
+  recover<T>(
+    error: unknown,
+    method: string,
+    options: EraRequestOptions<T>,
+    send: () => Promise<T>,
+  ): Promise<T> | undefined {
+    if (!(error instanceof RpcError) || error.code !== ErrorCode.UrlElicitationRequired) return undefined;
+    return this.#host.answering().then((answering) => answering.afterUrlElicitations(error, method, options, send));
+  }
+
   /** Every tool: a legacy request does not depend on the tool's schema. */
   acceptTools(tools: Tool[]): Promise<Tool[]> {
     return Promise.resolve(tools);

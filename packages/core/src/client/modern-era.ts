@@ -126,6 +126,11 @@ export class ModernEra implements Era {
     return (await this.#host.answering()).answerRounds(step.raw, { method, params, options: sendOptions, send });
   }
 
+  /** Nothing to recover: 2026-07-28 reserves -32042, so no error starts URL flows, and input rounds are part of `request`. */
+  recover(): undefined {
+    return undefined;
+  }
+
   /** The tools whose `x-mcp-header` annotations keep the rules; `limits.maxSchemaNodes` bounds each schema's walk. */
   acceptTools(tools: Tool[]): Promise<Tool[]> {
     const maxNodes = this.#host.options.limits?.maxSchemaNodes ?? DEFAULT_MAX_SCHEMA_NODES;

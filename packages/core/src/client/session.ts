@@ -75,7 +75,6 @@ export class Session {
   readonly #options: ClientOptions;
   readonly #channel: RpcChannel;
   readonly #eras: Eras;
-  readonly #modern: ModernEra;
   /** The tools of the last `listTools()`: a call's result is checked against the `outputSchema` its tool listed. */
   #listed: readonly Tool[] = [];
   #answering: Answering | undefined;
@@ -127,8 +126,7 @@ export class Session {
         this.#hooks.openServerStream?.();
       },
     };
-    this.#modern = new ModernEra(host);
-    this.#eras = { legacy: new LegacyEra(host), modern: this.#modern };
+    this.#eras = { legacy: new LegacyEra(host), modern: new ModernEra(host) };
     this.#era = this.#eras.legacy;
   }
 
@@ -404,9 +402,8 @@ export class Session {
   }
 
   /**
-   * Sends through the era. A refusal until the user completes URL flows (-32042,
-   * 2025-11-25) goes to the answering module, which runs them and sends once
-   * more (`answering/url-elicitations.ts`). When the server says the session expired (HTTP 404),
+   * Sends through the era. A request that failed goes back to the era first,
+   * which may still carry it out (`Era.recover`). When the server says the session expired (HTTP 404),
    * or the transport knows it is gone: one new handshake, shared by every call
    * that needs it, and one resend — none for a request sent before a renewal that
    * already happened. The wait and the resend are bound by the call's own signal,
@@ -422,10 +419,8 @@ export class Session {
     try {
       return await send();
     } catch (error) {
-      // 2026-07-28 reserves -32042: only a legacy server's refusal starts URL flows.
-      if (error instanceof RpcError && error.code === ErrorCode.UrlElicitationRequired && this.#era !== this.#modern) {
-        return (await this.#answer()).afterUrlElicitations(error, method, options, send);
-      }
+      const recovered = this.#era.recover(error, method, options, send);
+      if (recovered) return recovered;
       if (!(error instanceof SessionExpiredError) || error.delivered) throw error;
       if (generation === this.#generation) {
         await this.#channel.run(method, options, () => this.#renewal(), `${method} (waiting for a new session)`);
