@@ -65,9 +65,10 @@ const CACHEABLE = new Set([
  * options: the JSON-RPC channel and the eras under it; which era the server
  * speaks and what it learned (connect, resume, snapshot); and the one path every
  * request takes — the capability check before anything is sent, the TTL cache,
- * the era, and one shared renewal when the server says the session expired,
- * after which the era restores what it keeps (`Era.renewed`). What the server starts
- * goes to the answering module, loaded when first needed.
+ * the era, and one shared renewal when the server says the session expired.
+ * Whatever differs between eras is the era's (`Era`): the Session never asks
+ * which era it has. What the server starts goes to the answering module,
+ * loaded when first needed.
  */
 export class Session {
   readonly #transport: Transport;
@@ -110,6 +111,7 @@ export class Session {
         closeGrace: options.limits?.closeGrace ?? DEFAULT_CLOSE_GRACE,
       },
     );
+    // What the eras may use of this session: built once, shared by both.
     const server = () => this.#server;
     const host: EraHost = {
       get server() {
