@@ -23,6 +23,12 @@ const MODERN_CODES: ReadonlySet<number> = new Set([
   ErrorCode.UnsupportedProtocolVersion,
 ]);
 
+/** The eras a client may speak, one of each kind. */
+export interface Eras {
+  readonly legacy: Era;
+  readonly modern: Era;
+}
+
 export interface EraChoice {
   readonly era: Era;
   readonly server: ServerIdentity;
@@ -39,12 +45,12 @@ export interface EraChoice {
 export async function chooseEra(
   transport: Transport,
   context: ConnectContext,
-  eras: { readonly legacy: Era; readonly modern: Era },
+  eras: Eras,
   { probeTimeout, cache }: { readonly probeTimeout: number; readonly cache: EraCache },
 ): Promise<EraChoice> {
   const pinned = context.protocolVersion;
   if (pinned) {
-    const era = isModernProtocolVersion(pinned) ? eras.modern : eras.legacy;
+    const era = eraFor(pinned, eras);
     return { era, server: await era.connect(context) };
   }
   // Only the server is met again: a transport object connects once (its messages() are read once).
@@ -64,6 +70,11 @@ export async function chooseEra(
   }
   if (key !== undefined) cache.set(key, era.kind);
   return { era, server };
+}
+
+/** The era that speaks `protocolVersion`: a pinned version's, or a resumed session's. */
+export function eraFor(protocolVersion: string, eras: Eras): Era {
+  return isModernProtocolVersion(protocolVersion) ? eras.modern : eras.legacy;
 }
 
 /**

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { McpError } from '../errors/mcp-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { RpcError } from '../errors/rpc-error.js';
 import { UnsupportedVersionError } from '../errors/unsupported-version-error.js';
@@ -6,6 +7,7 @@ import type { ClientCapabilities } from '../protocol/capabilities.js';
 import { DiscoverResultSchema } from '../protocol/discover.js';
 import { ErrorCode, supportedVersionsIn } from '../protocol/error-codes.js';
 import type { Implementation } from '../protocol/implementation.js';
+import type { JsonRpcRequest } from '../protocol/jsonrpc.js';
 import type { LoggingLevel } from '../protocol/logging.js';
 import {
   META_CLIENT_CAPABILITIES,
@@ -16,12 +18,23 @@ import {
   withMeta,
 } from '../protocol/meta.js';
 import { resultTypeOf } from '../protocol/result.js';
+import type { Tool } from '../protocol/tools.js';
 import { MODERN_PROTOCOL_VERSIONS } from '../protocol/versions.js';
-import type { CallRounds, Step } from './answering/input-requests.js';
+import { lazy } from '../util/lazy.js';
+import type { Step } from './answering/input-requests.js';
+import type { Listeners } from './answering/listeners.js';
+import type { ListenFilter, Subscription } from './answering/subscription.js';
+import { clientCapabilities, modernCapabilities } from './capabilities.js';
 import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
+import type { EraHost } from './era-host.js';
 import { encodeHeaderValue } from './header-values.js';
-import { resultParser } from './results/decode.js';
+import { DEFAULT_CLIENT_INFO, DEFAULT_MAX_SCHEMA_NODES } from './options.js';
+import { parseAny, resultParser } from './results/decode.js';
 import type { RequestOptions, RpcChannel } from './rpc-channel.js';
+import { ToolRegistry } from './tool-registry.js';
+
+/** The `x-mcp-header` rules, loaded with the first listing that has an annotation. */
+const headerRules = lazy(() => import('./x-mcp-header/index.js'));
 
 /**
  * Methods whose `Mcp-Name` header carries a param (2026-07-28 Streamable HTTP):
@@ -34,18 +47,6 @@ const NAME_PARAM: Readonly<Record<string, string>> = {
   'resources/read': 'uri',
 };
 
-/** The era's settings. */
-export interface ModernEraOptions {
-  readonly clientInfo: Implementation;
-  readonly capabilities: ClientCapabilities;
-  /** The transport cancels by closing the request's stream (HTTP): no `notifications/cancelled` then. */
-  readonly cancelsByClosing: boolean;
-  /** Extra headers for one request (e.g. `Mcp-Param-*` of a tools/call). */
-  readonly extraHeaders: (method: string, params: Record<string, unknown> | undefined) => Record<string, string>;
-  /** Drives a call's input rounds from its first `input_required` result: the answering module, loaded then. */
-  readonly answerRounds: <T>(raw: unknown, call: CallRounds<T>) => Promise<T>;
-}
-
 /**
  * The stateless era (2026-07-28): no handshake and no session. `server/discover`
  * learns the server; every request carries the protocol version, the client's
@@ -56,13 +57,21 @@ export interface ModernEraOptions {
  */
 export class ModernEra implements Era {
   readonly kind = 'modern' as const;
-  readonly #options: ModernEraOptions;
+  /** 2026-07-28 has no `ping`: a `server/discover` checks the server answers. */
+  readonly pingMethod = 'server/discover';
+  readonly #host: EraHost;
+  readonly #clientInfo: Implementation;
+  readonly #capabilities: ClientCapabilities;
+  /** The `x-mcp-header` parameters of the listed tools, for each call's `Mcp-Param-*` headers. */
+  readonly #tools = new ToolRegistry(headerRules);
   #version: string = MODERN_PROTOCOL_VERSIONS[0];
-  /** The log level stamped on every request (`setLoggingLevel`: 2026-07-28 has no `logging/setLevel`). */
-  logLevel: LoggingLevel | undefined;
+  /** The log level stamped on every request (`setLoggingLevel`). */
+  #logLevel: LoggingLevel | undefined;
 
-  constructor(options: ModernEraOptions) {
-    this.#options = options;
+  constructor(host: EraHost) {
+    this.#host = host;
+    this.#clientInfo = host.options.clientInfo ?? DEFAULT_CLIENT_INFO;
+    this.#capabilities = modernCapabilities(clientCapabilities(host.options));
   }
 
   async connect(context: ConnectContext): Promise<ServerIdentity> {
@@ -113,7 +122,69 @@ export class ModernEra implements Era {
     if (step.done) return step.value;
     const send = (body: Record<string, unknown>, retry: RequestOptions<Step<T>>) =>
       this.#send(channel, method, body, retry);
-    return this.#options.answerRounds(step.raw, { method, params, options: sendOptions, send });
+    // The first `input_required` loads the answering module, which drives the rounds.
+    return (await this.#host.answering()).answerRounds(step.raw, { method, params, options: sendOptions, send });
+  }
+
+  /** Nothing to recover: 2026-07-28 reserves -32042, so no error starts URL flows, and input rounds are part of `request`. */
+  recover(): undefined {
+    return undefined;
+  }
+
+  /** The tools whose `x-mcp-header` annotations keep the rules; `limits.maxSchemaNodes` bounds each schema's walk. */
+  acceptTools(tools: Tool[]): Promise<Tool[]> {
+    const maxNodes = this.#host.options.limits?.maxSchemaNodes ?? DEFAULT_MAX_SCHEMA_NODES;
+    return this.#tools.accept(tools, maxNodes, (message) => this.#host.options.onWarning?.(message));
+  }
+
+  /** 2026-07-28 has no `logging/setLevel`: every later request carries the level in `_meta`. */
+  setLoggingLevel(level: LoggingLevel): Promise<void> {
+    this.#logLevel = level;
+    return Promise.resolve();
+  }
+
+  /** A `subscriptions/listen` stream, reopened when it drops. */
+  async listen(filter: ListenFilter, listeners: Listeners): Promise<Subscription> {
+    return listeners.openModern(filter, (notifications, signal, onRequestId) =>
+      this.request(
+        this.#host.channel,
+        'subscriptions/listen',
+        { notifications },
+        // The stream lives as long as the subscription: no timeout, no cap.
+        { parse: parseAny, signal, timeout: 0, maxTotalTimeout: 0, onRequestId },
+      ),
+    );
+  }
+
+  /** 2026-07-28 has no `roots/list_changed`: the roots travel with each request's input answers. */
+  notifyRootsChanged(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /**
+   * A 2026-07-28 server must send no requests and the client must write no
+   * response (basic § JSON-RPC, stdio): one that comes anyway is reported and
+   * dropped.
+   */
+  serverRequest({ method }: JsonRpcRequest): Promise<undefined> {
+    // The method is the server's, of any length: cut short in the message, whole in data.
+    const named = method.length > 80 ? `${method.slice(0, 80)}…` : method;
+    const message = `mcp: dropped ${named}: a 2026-07-28 server sends no requests`;
+    this.#host.channel.report(new ProtocolError(message, { received: { method } }));
+    return Promise.resolve(undefined);
+  }
+
+  subscribe(): Promise<void> {
+    return Promise.reject(noSubscriptions('resources/subscribe'));
+  }
+
+  unsubscribe(): Promise<void> {
+    return Promise.reject(noSubscriptions('resources/unsubscribe'));
+  }
+
+  /** A stateless era keeps nothing of a session to restore. */
+  renewed(): Promise<void> {
+    return Promise.resolve();
   }
 
   async #send<T>(
@@ -126,7 +197,7 @@ export class ModernEra implements Era {
       return await channel.request(method, this.#envelope(params, options.logLevel), {
         ...options,
         headers: this.#headers(method, params, options.headers),
-        cancellable: options.cancellable !== false && !this.#options.cancelsByClosing,
+        cancellable: options.cancellable !== false && !this.#host.cancelsByClosing,
       });
     } catch (error) {
       if (error instanceof RpcError && error.code === ErrorCode.UnsupportedProtocolVersion) {
@@ -143,11 +214,11 @@ export class ModernEra implements Era {
 
   /** Every request carries who we are and what we can do (2026-07-28 §Lifecycle). */
   #envelope(params: Record<string, unknown>, callLevel: LoggingLevel | undefined): Record<string, unknown> {
-    const level = callLevel ?? this.logLevel;
+    const level = callLevel ?? this.#logLevel;
     return withMeta(params, {
       [META_PROTOCOL_VERSION]: this.#version,
-      [META_CLIENT_CAPABILITIES]: this.#options.capabilities,
-      [META_CLIENT_INFO]: this.#options.clientInfo,
+      [META_CLIENT_CAPABILITIES]: this.#capabilities,
+      [META_CLIENT_INFO]: this.#clientInfo,
       ...(level && { [META_LOG_LEVEL]: level }),
     });
   }
@@ -162,7 +233,10 @@ export class ModernEra implements Era {
     const name = nameKey ? params[nameKey] : undefined;
     const headers: Record<string, string> = { ...extra, 'mcp-protocol-version': this.#version, 'mcp-method': method };
     if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
-    return Object.assign(headers, this.#options.extraHeaders(method, params));
+    if (method === 'tools/call' && typeof params.name === 'string') {
+      Object.assign(headers, this.#tools.headers(params.name, (params.arguments ?? {}) as Record<string, unknown>));
+    }
+    return headers;
   }
 }
 
@@ -179,6 +253,11 @@ function stepOf<T>(method: string, raw: unknown, parse: (raw: unknown) => T): St
     throw new ProtocolError(`${method}: unknown resultType ${JSON.stringify(type)}`);
   }
   return task ? { done: true, value: raw as T } : { done: false, raw };
+}
+
+/** 2026-07-28 has no resource subscriptions: `listen()` streams the updates instead. */
+function noSubscriptions(method: string): McpError {
+  return new McpError(`${method}: 2026-07-28 has no ${method}; use client.listen({ resources: [uri] })`);
 }
 
 function sharedModernVersion(error: unknown, pinned: string | undefined): string | undefined {

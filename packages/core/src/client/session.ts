@@ -1,25 +1,24 @@
 import { CapabilityError } from '../errors/capability-error.js';
 import { McpError } from '../errors/mcp-error.js';
 import { OutputValidationError } from '../errors/output-validation-error.js';
-import { ProtocolError } from '../errors/protocol-error.js';
 import { RpcError } from '../errors/rpc-error.js';
 import { SessionExpiredError } from '../errors/session-expired-error.js';
 import { freshnessMs } from '../protocol/cache.js';
 import { ErrorCode } from '../protocol/error-codes.js';
-import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
+import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { LoggingLevel } from '../protocol/logging.js';
 import type { Tool, ToolResult } from '../protocol/tools.js';
-import { isModernProtocolVersion } from '../protocol/versions.js';
 import { type Transport, type TransportHooks, transportHooks } from '../transport/transport.js';
 import { lazy } from '../util/lazy.js';
 import type * as AnsweringModule from './answering/index.js';
 import type { Answering } from './answering/index.js';
 import type { ListenFilter, Subscription } from './answering/subscription.js';
-import { type CapabilityPath, clientCapabilities, hasCapability, modernCapabilities } from './capabilities.js';
+import { type CapabilityPath, clientCapabilities, hasCapability } from './capabilities.js';
 import type * as Catalogue from './catalogue/index.js';
 import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
-import { chooseEra, sharedEraCache } from './era-detection.js';
-import { legacyEra } from './legacy-era.js';
+import { chooseEra, type Eras, eraFor, sharedEraCache } from './era-detection.js';
+import type { EraHost } from './era-host.js';
+import { LegacyEra } from './legacy-era.js';
 import { ModernEra } from './modern-era.js';
 import {
   type CallOptions,
@@ -28,7 +27,6 @@ import {
   DEFAULT_CLIENT_INFO,
   DEFAULT_CLOSE_GRACE,
   DEFAULT_MAX_CACHE_ENTRIES,
-  DEFAULT_MAX_SCHEMA_NODES,
   DEFAULT_MAX_TOTAL_TIMEOUT,
   DEFAULT_PROBE_TIMEOUT,
   DEFAULT_REQUEST_TIMEOUT,
@@ -36,23 +34,20 @@ import {
 } from './options.js';
 import { collectPages, type Page } from './pagination.js';
 import type { ResultCache } from './result-cache.js';
-import { parseAny, parseCallTool, parseEmpty, parseTools } from './results/decode.js';
+import { parseCallTool, parseTools } from './results/decode.js';
 import { type CallBounds, RpcChannel } from './rpc-channel.js';
 import type { SessionSnapshot } from './session-snapshot.js';
 import type { TaskAnswer, TaskClient, ToolCall } from './tasks/index.js';
-import { ToolRegistry } from './tool-registry.js';
 
 /**
  * The client's on-demand modules, each loaded the first time a program needs
  * it, so a bundler splits it off: answering the server (handlers, input rounds,
- * `listen()`); the catalogue (resources, prompts, completion); the `x-mcp-header`
- * rules (the first listing with an annotation); output validation (the first call of a tool that
- * listed an `outputSchema`); tasks (a `tools/call` answered with a task, a
+ * `listen()`); the catalogue (resources, prompts, completion); output validation
+ * (the first call of a tool that listed an `outputSchema`); tasks (a `tools/call` answered with a task, a
  * 2025-11-25 server that declared `tasks`, `client.tasks`).
  */
 const answering = lazy(() => import('./answering/index.js'));
 const catalogue = lazy(() => import('./catalogue/index.js'));
-const headerRules = lazy(() => import('./x-mcp-header/index.js'));
 const outputValidation = lazy(() => import('./output-validation/index.js'));
 const resultCache = lazy(() => import('./result-cache.js'));
 const tasks = lazy(() => import('./tasks/index.js'));
@@ -71,17 +66,17 @@ const CACHEABLE = new Set([
  * options: the JSON-RPC channel and the eras under it; which era the server
  * speaks and what it learned (connect, resume, snapshot); and the one path every
  * request takes — the capability check before anything is sent, the TTL cache,
- * the era, and one shared renewal when the server says the session expired
- * (with the legacy resource subscriptions it renews). What the server starts
- * goes to the answering module, loaded when first needed.
+ * the era, and one shared renewal when the server says the session expired.
+ * Whatever differs between eras is the era's (`Era`): the Session never asks
+ * which era it has. What the server starts goes to the answering module,
+ * loaded when first needed.
  */
 export class Session {
   readonly #transport: Transport;
   readonly #hooks: TransportHooks;
   readonly #options: ClientOptions;
   readonly #channel: RpcChannel;
-  readonly #modern: ModernEra;
-  readonly #tools = new ToolRegistry(headerRules);
+  readonly #eras: Eras;
   /** The tools of the last `listTools()`: a call's result is checked against the `outputSchema` its tool listed. */
   #listed: readonly Tool[] = [];
   #answering: Answering | undefined;
@@ -89,9 +84,7 @@ export class Session {
   #cache: ResultCache | undefined;
   /** The client does something with messages the server starts on its own (SessionInfo.serverMessages). */
   #serverMessages: boolean;
-  /** Resources subscribed to (legacy), so a renewed session can subscribe again. */
-  readonly #subscriptions = new Set<string>();
-  #era: Era = legacyEra;
+  #era: Era;
   #server: ServerIdentity | undefined;
   #connecting: Promise<void> | undefined;
   /** The session renewal under way: at most one at a time, shared by every call that needs it. */
@@ -108,7 +101,7 @@ export class Session {
     this.#channel = new RpcChannel(
       transport,
       {
-        onRequest: (request, signal) => this.#onRequest(request, signal),
+        onRequest: (request, signal) => this.#era.serverRequest(request, signal),
         onNotification: (notification) => this.#onNotification(notification),
         onError: (error) => options.onError?.(error),
         drain: (graceMs) => this.#answering?.drain(graceMs),
@@ -119,16 +112,25 @@ export class Session {
         closeGrace: options.limits?.closeGrace ?? DEFAULT_CLOSE_GRACE,
       },
     );
-    this.#modern = new ModernEra({
-      clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
-      capabilities: modernCapabilities(clientCapabilities(options)),
+    // What the eras may use of this session: built once, shared by both.
+    const server = () => this.#server;
+    const host: EraHost = {
+      get server() {
+        return server();
+      },
+      request: (method, capability, params, parse, call) => this.request(method, capability, params, parse, call),
+      options,
+      channel: this.#channel,
       cancelsByClosing: this.#hooks.cancelsByClosing === true,
-      extraHeaders: (method, params) =>
-        method === 'tools/call' && typeof params?.name === 'string'
-          ? this.#tools.headers(params.name, (params.arguments ?? {}) as Record<string, unknown>)
-          : {},
-      answerRounds: async (raw, call) => (await this.#answer()).answerRounds(raw, call),
-    });
+      answering: () => this.#answer(),
+      loadedAnswering: () => this.#answering,
+      openServerStream: () => {
+        this.#serverMessages = true;
+        this.#hooks.openServerStream?.();
+      },
+    };
+    this.#eras = { legacy: new LegacyEra(host), modern: new ModernEra(host) };
+    this.#era = this.#eras.legacy;
   }
 
   /** Which era the server speaks; `legacy` until `connect()` finds out. */
@@ -156,13 +158,15 @@ export class Session {
       const handlersReady = this.#serverMessages ? this.#answer().catch(() => undefined) : undefined;
       try {
         if (resume) {
-          this.#era = isModernProtocolVersion(resume.protocolVersion) ? this.#modern : legacyEra;
+          this.#era = eraFor(resume.protocolVersion, this.#eras);
           this.#started(resume, resume.sessionId);
         } else {
-          const eras = { legacy: legacyEra, modern: this.#modern };
           const probeTimeout = this.#options.limits?.probeTimeout ?? DEFAULT_PROBE_TIMEOUT;
           const cache = this.#options.eraCache ?? sharedEraCache;
-          const choice = await chooseEra(this.#transport, this.#context(options), eras, { probeTimeout, cache });
+          const choice = await chooseEra(this.#transport, this.#context(options), this.#eras, {
+            probeTimeout,
+            cache,
+          });
           this.#era = choice.era;
           this.#started(choice.server);
         }
@@ -268,16 +272,11 @@ export class Session {
   }
 
   /**
-   * Every tool, following pagination to the end, remembered for `callTool`: in
-   * the 2026-07-28 era, those whose `x-mcp-header` annotations keep the rules
-   * (the others are left out, with `onWarning`); in the legacy era, all of them.
+   * Every tool the era accepts (`Era.acceptTools`), following pagination to the
+   * end, remembered for `callTool`.
    */
   async listTools(options?: CallOptions): Promise<Tool[]> {
-    let tools = await this.list('tools/list', 'tools', parseTools, options);
-    if (this.#era === this.#modern) {
-      const maxNodes = this.#options.limits?.maxSchemaNodes ?? DEFAULT_MAX_SCHEMA_NODES;
-      tools = await this.#tools.accept(tools, maxNodes, (message) => this.#options.onWarning?.(message));
-    }
+    const tools = await this.#era.acceptTools(await this.list('tools/list', 'tools', parseTools, options));
     this.#listed = tools;
     return [...tools];
   }
@@ -330,76 +329,40 @@ export class Session {
     return new (await tasks()).TaskClient(this, this.#options, () => this.#answer(), this.#listed);
   }
 
-  /** `ping` in the legacy era; `server/discover` in 2026-07-28, which has no ping. */
+  /** Checks the server answers, with the era's request for it (`Era.pingMethod`). */
   ping(options?: CallOptions): Promise<void> {
-    const method = this.#era === this.#modern ? 'server/discover' : 'ping';
-    return this.request(method, undefined, undefined, () => undefined, options);
+    return this.request(this.#era.pingMethod, undefined, undefined, () => undefined, options);
   }
 
-  /**
-   * The level of log messages wanted. Legacy: `logging/setLevel`. 2026-07-28 has
-   * none, so every later request carries it in `_meta` (refused all the same
-   * when the server did not declare `logging`).
-   */
+  /** The level of log messages wanted, once the server declared `logging`: the era sets it (`Era.setLoggingLevel`). */
   async setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<void> {
-    if (this.#era !== this.#modern) {
-      await this.request('logging/setLevel', 'logging', { level }, parseEmpty, options);
-      return;
-    }
     const refusal = this.#refusal('logging/setLevel', 'logging');
     if (refusal) throw refusal;
-    this.#modern.logLevel = level;
+    await this.#era.setLoggingLevel(level, options);
   }
 
-  /** Legacy `resources/subscribe`, remembered so a renewed session subscribes again. */
-  async subscribe(uri: string, options?: CallOptions): Promise<void> {
-    this.#requireLegacy('resources/subscribe');
-    await this.request('resources/subscribe', 'resources.subscribe', { uri }, parseEmpty, options);
-    this.#subscriptions.add(uri);
+  /** One resource's updates, as the era subscribes to them (`Era.subscribe`). */
+  subscribe(uri: string, options?: CallOptions): Promise<void> {
+    return this.#era.subscribe(uri, options);
   }
 
-  async unsubscribe(uri: string, options?: CallOptions): Promise<void> {
-    this.#requireLegacy('resources/unsubscribe');
-    await this.request('resources/unsubscribe', 'resources.subscribe', { uri }, parseEmpty, options);
-    this.#subscriptions.delete(uri);
+  unsubscribe(uri: string, options?: CallOptions): Promise<void> {
+    return this.#era.unsubscribe(uri, options);
   }
 
-  /**
-   * Change notifications as a subscription. Modern: a `subscriptions/listen`
-   * stream. Legacy: the session's own notifications and `resources/subscribe`
-   * (on HTTP the GET stream opens for them).
-   */
+  /** Change notifications as a subscription, once the client is connected: the era opens it (`Era.listen`). */
   async listen(filter: ListenFilter): Promise<Subscription> {
     const { listeners } = await this.#answer();
     const refusal = this.#refusal('subscriptions/listen');
     if (refusal) throw refusal;
-    if (this.#era === legacyEra) {
-      this.#serverMessages = true;
-      this.#hooks.openServerStream?.();
-      return listeners.openLegacy(
-        filter,
-        this.#server?.capabilities,
-        (uri) => this.subscribe(uri),
-        (uri) => this.unsubscribe(uri),
-      );
-    }
-    return listeners.openModern(filter, (notifications, signal, onRequestId) =>
-      this.#era.request(
-        this.#channel,
-        'subscriptions/listen',
-        { notifications },
-        // The stream lives as long as the subscription: no timeout, no cap.
-        { parse: parseAny, signal, timeout: 0, maxTotalTimeout: 0, onRequestId },
-      ),
-    );
+    return this.#era.listen(filter, listeners);
   }
 
-  /** Tells the server the roots changed (legacy; 2026-07-28 roots travel with each request's input answers). */
+  /** Tells the server the roots changed, once the client is connected, as the era does (`Era.notifyRootsChanged`). */
   notifyRootsChanged(): Promise<void> {
     const refusal = this.#refusal('notifications/roots/list_changed');
     if (refusal) return Promise.reject(refusal);
-    if (this.#era === this.#modern) return Promise.resolve();
-    return this.#channel.notify('notifications/roots/list_changed');
+    return this.#era.notifyRootsChanged();
   }
 
   /** Ends every subscription, then the channel (pending calls, handlers, the transport). Idempotent. */
@@ -418,12 +381,6 @@ export class Session {
     return undefined;
   }
 
-  #requireLegacy(method: string): void {
-    if (this.#era === this.#modern) {
-      throw new McpError(`${method}: 2026-07-28 has no ${method}; use client.listen({ resources: [uri] })`);
-    }
-  }
-
   /** This session's part of the answering module, loaded the first time the server asks or the app listens. */
   async #answer(): Promise<Answering> {
     return this.#answeringOf(await answering());
@@ -432,27 +389,6 @@ export class Session {
   #answeringOf({ Answering }: typeof AnsweringModule): Answering {
     this.#answering ??= new Answering(this.#channel, this.#options);
     return this.#answering;
-  }
-
-  /**
-   * A server request. A 2026-07-28 server must send none and the client must
-   * write no response (basic § JSON-RPC, stdio): one that comes anyway is
-   * reported and dropped (`undefined`: no reply). Nothing runs in a handler slot
-   * before the answering module loads, so a `ping` then is answered at once.
-   */
-  async #onRequest(
-    { method, params }: JsonRpcRequest,
-    signal: AbortSignal,
-  ): Promise<Record<string, unknown> | undefined> {
-    if (this.#era === this.#modern) {
-      // The method is the server's, of any length: cut short in the message, whole in data.
-      const named = method.length > 80 ? `${method.slice(0, 80)}…` : method;
-      const message = `mcp: dropped ${named}: a 2026-07-28 server sends no requests`;
-      this.#channel.report(new ProtocolError(message, { received: { method } }));
-      return undefined;
-    }
-    if (method === 'ping' && !this.#answering) return {};
-    return (await this.#answer()).answer(method, params, signal);
   }
 
   /**
@@ -476,9 +412,8 @@ export class Session {
   }
 
   /**
-   * Sends through the era. A refusal until the user completes URL flows (-32042,
-   * 2025-11-25) goes to the answering module, which runs them and sends once
-   * more (`answering/url-elicitations.ts`). When the server says the session expired (HTTP 404),
+   * Sends through the era. A request that failed goes back to the era first,
+   * which may still carry it out (`Era.recover`). When the server says the session expired (HTTP 404),
    * or the transport knows it is gone: one new handshake, shared by every call
    * that needs it, and one resend — none for a request sent before a renewal that
    * already happened. The wait and the resend are bound by the call's own signal,
@@ -494,10 +429,8 @@ export class Session {
     try {
       return await send();
     } catch (error) {
-      // 2026-07-28 reserves -32042: only a legacy server's refusal starts URL flows.
-      if (error instanceof RpcError && error.code === ErrorCode.UrlElicitationRequired && this.#era !== this.#modern) {
-        return (await this.#answer()).afterUrlElicitations(error, method, options, send);
-      }
+      const recovered = this.#era.recover(error, method, options, send);
+      if (recovered) return recovered;
       if (!(error instanceof SessionExpiredError) || error.delivered) throw error;
       if (generation === this.#generation) {
         await this.#channel.run(method, options, () => this.#renewal(), `${method} (waiting for a new session)`);
@@ -530,9 +463,7 @@ export class Session {
     this.#started(server);
     this.#generation++;
     this.#cache?.clear();
-    for (const uri of this.#subscriptions) {
-      await this.#era.request(this.#channel, 'resources/subscribe', { uri }, { parse: parseEmpty, signal });
-    }
+    await this.#era.renewed(signal);
   }
 
   #context(options: CallOptions): ConnectContext {

@@ -106,6 +106,36 @@ describe('session expiry', () => {
     expect(stats.executions).toBe(3);
   });
 
+  it('subscribes the renewed session again to the resources still subscribed, before the resend', async () => {
+    const scenario = await servers.scenario({ inner: 'stateful', rules: [expireFirstCall] });
+    const updated: unknown[] = [];
+    const onNotification = (method: string, params: unknown) => {
+      if (method === 'notifications/resources/updated') updated.push((params as { uri?: unknown }).uri);
+    };
+    const { client, transport } = await open(scenario.mcp, { client: { onNotification } });
+    await client.subscribeResource('test://static/text/1');
+    await client.subscribeResource('test://static/text/2');
+    await client.unsubscribeResource('test://static/text/2');
+    const expired = transport.sessionId;
+    expect((await client.callTool('echo', { text: 'x' })).text).toBe('x');
+    const renewed = transport.sessionId;
+    expect(renewed).not.toBe(expired);
+    const inRenewed = (await scenario.stats()).requests.filter(
+      (request) => request.method !== undefined && request.headers['mcp-session-id'] === renewed,
+    );
+    expect(inRenewed.map((request) => request.method)).toEqual([
+      'notifications/initialized',
+      'resources/subscribe',
+      'tools/call',
+    ]);
+
+    // The new session sends updates of the resource still subscribed, and only of it.
+    await client.callTool('touch-resource', { uri: 'test://static/text/2' });
+    await client.callTool('touch-resource', { uri: 'test://static/text/1' });
+    await until(() => updated.length > 0);
+    expect(updated).toEqual(['test://static/text/1']);
+  });
+
   /** A call capped at 1 s whose session expires, with `rules` acting on what follows: how it failed, and when. */
   async function cappedAfterExpiry(...rules: FaultRule[]) {
     const scenario = await servers.scenario({ inner: 'stateful', rules: [expireFirstCall, ...rules] });
