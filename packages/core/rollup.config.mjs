@@ -1,9 +1,9 @@
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { dts } from 'rollup-plugin-dts';
 import esbuild from 'rollup-plugin-esbuild';
-import { chunkByFeature } from './build/chunk-by-feature.mjs';
+import { chunkByFeature, modulesUsedBy } from './build/chunk-by-feature.mjs';
 import { noBundlerExtras } from './build/no-bundler-extras.mjs';
-import { pureValibotCalls } from './build/pure-valibot-calls.mjs';
+import { pureCalls } from './build/pure-calls.mjs';
 
 const input = {
   index: 'src/index.ts',
@@ -15,6 +15,15 @@ const input = {
 const external = (id) => /^(valibot|eventsource-parser|ofetch|@cfworker\/json-schema)(\/|$)/.test(id);
 const typescript = () => esbuild({ target: 'es2022' });
 
+/**
+ * What every program with a Client loads up front: the Client and the transports of
+ * the main entry, tree-shaken. The shared `core` is cut around it (chunk-by-feature.mjs).
+ */
+const used = await modulesUsedBy(['Client', 'MemoryTransport', 'StreamableHttpTransport'], input.index, {
+  external,
+  plugins: [typescript(), pureCalls()],
+});
+
 export default [
   // The published build, for bundlers and for Node, Deno and Bun alike: one file per
   // entry, one shared `core`, one file per feature the Client loads on demand (few
@@ -24,14 +33,14 @@ export default [
   {
     input,
     external,
-    plugins: [typescript(), pureValibotCalls()],
+    plugins: [typescript(), pureCalls()],
     output: {
       dir: 'dist',
       format: 'esm',
       sourcemap: true,
       chunkFileNames: 'chunks/[name]-[hash].js',
       hoistTransitiveImports: false,
-      manualChunks: chunkByFeature(input.index),
+      manualChunks: chunkByFeature(input.index, used),
     },
   },
   // The no-bundler build (`@mcp/core/bundle`, `@mcp/core/bundle/browser`, …): the same
@@ -50,7 +59,7 @@ export default [
       format: 'esm',
       chunkFileNames: 'chunks/[name]-[hash].js',
       hoistTransitiveImports: false,
-      manualChunks: chunkByFeature(input.index),
+      manualChunks: chunkByFeature(input.index, used),
     },
   },
   {

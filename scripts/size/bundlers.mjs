@@ -183,7 +183,11 @@ export async function esbuildBundle(program, { splitting = true, nodePaths = [] 
       {
         name: 'workspace-packages',
         setup(build) {
-          build.onResolve({ filter: /^@mcp\/core(\/|$)/ }, ({ path }) => ({ path: resolveCore(path) }));
+          // As installed from the registry: the package's `"sideEffects": false` covers its entries too.
+          build.onResolve({ filter: /^@mcp\/core(\/|$)/ }, ({ path }) => ({
+            path: resolveCore(path),
+            sideEffects: false,
+          }));
         },
       },
     ],

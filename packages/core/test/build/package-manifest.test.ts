@@ -152,3 +152,42 @@ describe('built entry points', () => {
     }
   });
 });
+
+describe('the files of each core build', () => {
+  /** The relative static imports of every .js file under `dir`, by path from `dir`. */
+  function staticImports(dir: string): Map<string, string[]> {
+    const graph = new Map<string, string[]>();
+    const files = readdirSync(repoPath(dir), { recursive: true, encoding: 'utf8' }).filter(
+      (file) => file.endsWith('.js') && !(dir === 'packages/core/dist' && file.startsWith('bundle/')),
+    );
+    for (const file of files) {
+      const text = readFileSync(repoPath(`${dir}/${file}`), 'utf8');
+      const targets = [
+        ...text.matchAll(/(?:^|[;\n}])\s*(?:import|export)\s*(?:[^'"();]*?\bfrom\s*)?['"](\.[^'"]+)['"]/g),
+      ].map(([, target]) => join(file, '..', target as string));
+      graph.set(file, targets);
+    }
+    return graph;
+  }
+
+  it.each(['packages/core/dist', 'packages/core/dist/bundle'])(
+    'import each other in one direction only (no cycle, which breaks a subclass evaluated first): %s',
+    (dir) => {
+      requireBuilt(`${dir}/index.js`);
+      const graph = staticImports(dir);
+      expect([...graph.values()].flat().length).toBeGreaterThan(graph.size);
+      const done = new Set<string>();
+      const cycle = (file: string, path: string[]): string[] | undefined => {
+        if (path.includes(file)) return [...path, file];
+        if (done.has(file)) return undefined;
+        for (const next of graph.get(file) ?? []) {
+          const found = cycle(next, [...path, file]);
+          if (found) return found;
+        }
+        done.add(file);
+        return undefined;
+      };
+      for (const file of graph.keys()) expect(cycle(file, [])).toBeUndefined();
+    },
+  );
+});
