@@ -2,7 +2,7 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { dts } from 'rollup-plugin-dts';
 import esbuild from 'rollup-plugin-esbuild';
 import { chunkByFeature, modulesUsedBy } from './build/chunk-by-feature.mjs';
-import { noBundlerExtras } from './build/no-bundler-extras.mjs';
+import { declarationStubs, noBundlerExtras } from './build/no-bundler-extras.mjs';
 import { pureCalls } from './build/pure-calls.mjs';
 
 const input = {
@@ -75,7 +75,7 @@ export default [
   {
     input,
     external: () => false,
-    plugins: [dts({ respectExternal: true, compilerOptions: { stripInternal: true } })],
+    plugins: [dts({ respectExternal: true, compilerOptions: { stripInternal: true } }), declarationStubs()],
     // The valibot types two entries share live in a chunk under private names. A program
     // reaches them through ours; only one emitting declarations of its own that infer a
     // valibot type would need a public name, and the npm build (real valibot) serves it.

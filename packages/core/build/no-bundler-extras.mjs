@@ -28,3 +28,26 @@ export function noBundlerExtras() {
     },
   };
 }
+
+/**
+ * A Rollup plugin for the no-bundler build's declarations. They import their shared
+ * chunks as `./chunks/<name>.js`, as TypeScript wants, but no such script exists and
+ * Deno, unlike TypeScript, looks for no `.d.ts` in its place: a one-line stub per
+ * declaration chunk names the `.d.ts` the way the entries do. Nothing loads a stub.
+ */
+export function declarationStubs() {
+  return {
+    name: 'declaration-stubs',
+    generateBundle(_, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk' || chunk.isEntry) continue;
+        const name = chunk.fileName.split('/').pop();
+        this.emitFile({
+          type: 'asset',
+          fileName: chunk.fileName.replace(/\.d\.ts$/, '.js'),
+          source: `// @ts-self-types="./${name}"\nexport {};\n`,
+        });
+      }
+    },
+  };
+}
