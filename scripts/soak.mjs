@@ -63,7 +63,7 @@ const concurrency = integer('concurrency');
 const stdioRounds = integer('stdio-rounds');
 
 // Loaded once the arguments are good: a usage error needs no build.
-const { Client, McpError, StreamableHttpTransport } = await import('../packages/core/dist/node/index.js');
+const { Client, McpError, StreamableHttpTransport } = await import('../packages/core/dist/index.js');
 const { problems, runSoak, summary } = await import('../packages/core/test/soak/soak.mjs');
 const { runStdioSoak, stdioProblems, stdioSummary } = await import('../packages/core/test/soak/stdio-soak.mjs');
 const { StdioTransport } = await import('../packages/node-stdio/dist/index.js');

@@ -1,6 +1,9 @@
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { dts } from 'rollup-plugin-dts';
 import esbuild from 'rollup-plugin-esbuild';
+import { chunkByFeature, modulesUsedBy } from './build/chunk-by-feature.mjs';
+import { declarationStubs, noBundlerExtras } from './build/no-bundler-extras.mjs';
+import { pureCalls } from './build/pure-calls.mjs';
 
 const input = {
   index: 'src/index.ts',
@@ -10,74 +13,54 @@ const input = {
   transport: 'src/transport/index.ts',
 };
 const external = (id) => /^(valibot|eventsource-parser|ofetch|@cfworker\/json-schema)(\/|$)/.test(id);
+const typescript = () => esbuild({ target: 'es2022' });
 
 /**
- * For the Node build: everything the main entry imports statically goes in one
- * chunk (the subpaths import what they share with it from there, so `instanceof`
- * holds across them); what the Client loads on demand, and what only a subpath
- * needs, keep chunks of their own.
+ * What every program with a Client loads up front: the Client and the transports of
+ * the main entry, tree-shaken. The shared `core` is cut around it (chunk-by-feature.mjs).
  */
-function oneStaticChunk(id, { getModuleInfo }) {
-  oneStaticChunk.reachable ??= staticallyReachable(getModuleInfo);
-  return oneStaticChunk.reachable.has(id) ? 'core' : undefined;
-}
-
-function staticallyReachable(getModuleInfo) {
-  const seen = new Set();
-  const visit = (id) => {
-    const info = getModuleInfo(id);
-    if (!info || seen.has(id) || info.isExternal) return;
-    seen.add(id);
-    for (const next of info.importedIds) visit(next);
-  };
-  visit(new URL(input.index, import.meta.url).pathname);
-  return seen;
-}
+const used = await modulesUsedBy(['Client', 'MemoryTransport', 'StreamableHttpTransport'], input.index, {
+  external,
+  plugins: [typescript(), pureCalls()],
+});
 
 export default [
-  // The published build: dependencies stay external so bundlers dedupe them.
+  // The published build, for bundlers and for Node, Deno and Bun alike: one file per
+  // entry, one shared `core`, one file per feature the Client loads on demand (few
+  // shared ones between them). Whatever an app bundles it with (Rollup, Vite's
+  // Rolldown, esbuild), each file stays whole, so every bundler makes the same few
+  // chunks; dependencies stay external so the app's bundler dedupes them.
   {
     input,
     external,
-    plugins: [esbuild({ target: 'es2022' })],
-    // One output file per source module: an app's bundler then sees our real module
-    // graph, drops what it does not use, and splits what the Client loads on demand
-    // (server-request handlers, subscriptions, …) into chunks of its own. Merged
-    // chunks would drag those features into whatever chunk an app loads first.
+    plugins: [typescript(), pureCalls()],
     output: {
       dir: 'dist',
       format: 'esm',
       sourcemap: true,
-      preserveModules: true,
-      preserveModulesRoot: 'src',
-      entryFileNames: (chunk) => (chunk.isEntry ? '[name].js' : 'lib/[name].js'),
-    },
-  },
-  // The build Node (and Deno, Bun) load directly, unbundled: few files, as loading
-  // a hundred small modules costs a process memory and start-up time. Features
-  // the Client loads on demand still get chunks of their own.
-  {
-    input,
-    external,
-    plugins: [esbuild({ target: 'es2022' })],
-    output: {
-      dir: 'dist/node',
-      format: 'esm',
-      sourcemap: true,
       chunkFileNames: 'chunks/[name]-[hash].js',
       hoistTransitiveImports: false,
-      manualChunks: oneStaticChunk,
+      manualChunks: chunkByFeature(input.index, used),
     },
   },
-  // One self-contained file for runtimes without a resolver (browser pages, workerd, Deno, Bun tests).
+  // The no-bundler build (`@mcp/core/bundle`, `@mcp/core/bundle/browser`, …): the same
+  // files with every dependency inlined and minified, for pages and runtimes that load
+  // ES modules by URL or path. The entries share one `core`, so an error class is the
+  // same class whichever entry it came through; features still load on demand.
   {
-    input: 'src/index.ts',
+    input,
     plugins: [
       nodeResolve({ browser: true, exportConditions: ['browser', 'worker', 'import', 'default'] }),
       esbuild({ target: 'es2022', minify: true }),
+      noBundlerExtras(),
     ],
-    // Features the Client loads on demand are inlined: this file must stand alone.
-    output: { file: 'dist/core.bundle.js', format: 'esm', inlineDynamicImports: true },
+    output: {
+      dir: 'dist/bundle',
+      format: 'esm',
+      chunkFileNames: 'chunks/[name]-[hash].js',
+      hoistTransitiveImports: false,
+      manualChunks: chunkByFeature(input.index, used),
+    },
   },
   {
     input,
@@ -86,5 +69,19 @@ export default [
     // Subscription) stay off the published types.
     plugins: [dts({ compilerOptions: { stripInternal: true } })],
     output: { dir: 'dist', format: 'esm', chunkFileNames: 'chunks/[name]-[hash].d.ts' },
+  },
+  // The no-bundler build's declarations, dependencies' types included: a page or Deno
+  // program without npm has no valibot to resolve them from.
+  {
+    input,
+    external: () => false,
+    plugins: [dts({ respectExternal: true, compilerOptions: { stripInternal: true } }), declarationStubs()],
+    // The valibot types two entries share live in a chunk under private names. A program
+    // reaches them through ours; only one emitting declarations of its own that infer a
+    // valibot type would need a public name, and the npm build (real valibot) serves it.
+    onwarn: (warning, warn) => {
+      if (!/private shared type exports/.test(warning.message)) warn(warning);
+    },
+    output: { dir: 'dist/bundle', format: 'esm', chunkFileNames: 'chunks/[name]-[hash].d.ts' },
   },
 ];

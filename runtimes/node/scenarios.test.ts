@@ -15,14 +15,14 @@ const expectedMajor = process.env.MCP_NODE_MAJOR;
 
 /**
  * `@mcp/core` as a Node app gets it: resolved from this folder's node_modules (runtimes/node
- * depends on it) through the package's exports, so the `node` condition picks dist/node/index.js,
- * the built Node entry, not the sources (vitest's alias) nor the bundler build.
+ * depends on it) through the package's exports: dist/index.js, the built entry, not the
+ * sources (vitest's alias) nor the no-bundler build.
  */
 const coreEntry = createRequire(import.meta.url).resolve('@mcp/core');
 const core: typeof import('@mcp/core') = await import(pathToFileURL(coreEntry).href);
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 
-describe('shared runtime scenarios in Node (@mcp/core as Node resolves it: dist/node/index.js)', () => {
+describe('shared runtime scenarios in Node (@mcp/core as Node resolves it: dist/index.js)', () => {
   let servers: Awaited<ReturnType<typeof startHttpServers>> | undefined;
   let urls: ServerUrls;
 
@@ -32,8 +32,8 @@ describe('shared runtime scenarios in Node (@mcp/core as Node resolves it: dist/
   });
   afterAll(() => servers?.close());
 
-  it('loads the Node build of @mcp/core', () => {
-    assert.ok(coreEntry.endsWith('/packages/core/dist/node/index.js'), coreEntry);
+  it('loads the built entry of @mcp/core', () => {
+    assert.ok(coreEntry.endsWith('/packages/core/dist/index.js'), coreEntry);
   });
 
   it(`runs on Node ${expectedMajor ?? '>= 20.19'}`, () => {

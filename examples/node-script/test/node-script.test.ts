@@ -23,7 +23,7 @@ interface Run {
 
 /** Runs the example as its users do, `node index.mjs [server]`, with the packages it imports built. */
 function runExample(...args: string[]): Promise<Run> {
-  requireBuilt('packages/core/dist/node/index.js', 'packages/node-stdio/dist/index.js');
+  requireBuilt('packages/core/dist/index.js', 'packages/node-stdio/dist/index.js');
   return new Promise((resolve) => {
     const child = execFile(process.execPath, [script, ...args], { timeout: RUN_MS }, (error, stdout, stderr) => {
       const code = error ? (error.code as number | null) : 0;

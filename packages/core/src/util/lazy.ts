@@ -8,7 +8,10 @@
  * modules"), and OAuth's ofetch.
  * A load that fails is tried again next time (a flaky network must not poison
  * the feature for the life of the client).
+ * Making one loads nothing, so the factory is marked free of side effects: a bundler
+ * may drop one whose loader nothing calls.
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function lazy<T>(load: () => Promise<T>): () => Promise<T> {
   let loading: Promise<T> | undefined;
   return () => {

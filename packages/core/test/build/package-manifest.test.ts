@@ -37,7 +37,7 @@ describe.each(['core', 'node-stdio'])('packages/%s/package.json', (pkg) => {
 });
 
 describe('built entry points', () => {
-  it('core has JS and declarations for ".", "./protocol" and "./transport", plus the self-contained bundle', () => {
+  it('core has JS and declarations for ".", "./protocol" and "./transport", plus the no-bundler build', () => {
     requireBuilt(
       'packages/core/dist/index.js',
       'packages/core/dist/index.d.ts',
@@ -45,9 +45,18 @@ describe('built entry points', () => {
       'packages/core/dist/protocol.d.ts',
       'packages/core/dist/transport.js',
       'packages/core/dist/transport.d.ts',
-      'packages/core/dist/node/transport.js',
+      'packages/core/dist/bundle/index.js',
+      'packages/core/dist/bundle/index.d.ts',
       'packages/core/dist/core.bundle.js',
+      'packages/core/dist/core.bundle.d.ts',
     );
+  });
+
+  it('core exports every entry twice: for bundlers and Node, and as the no-bundler build under ./bundle', () => {
+    const json = manifest('core');
+    const entries = ['.', './protocol', './browser', './skills', './transport'];
+    const bundled = entries.map((entry) => (entry === '.' ? './bundle' : `./bundle/${entry.slice(2)}`));
+    expect(Object.keys(json.exports).sort()).toEqual([...entries, ...bundled, './package.json'].sort());
   });
 
   it('node-stdio ships the mcp command with a node shebang', () => {
@@ -75,7 +84,7 @@ describe('built entry points', () => {
   it('"./transport" serves transport authors the same MessageQueue the main entry has, in both builds', async () => {
     const builds = [
       ['packages/core/dist/transport.js', 'packages/core/dist/index.js'],
-      ['packages/core/dist/node/transport.js', 'packages/core/dist/node/index.js'],
+      ['packages/core/dist/bundle/transport.js', 'packages/core/dist/bundle/index.js'],
     ];
     requireBuilt(...builds.flat(), 'packages/core/dist/transport.d.ts');
     for (const [subpath, main] of builds as [string, string][]) {
@@ -137,8 +146,48 @@ describe('built entry points', () => {
     expect(body).toMatch(/\bclose\(\): Promise<void>/);
     expect(body).not.toMatch(/\b(deliver|acknowledge|end)\(/);
     expect(body).not.toMatch(/constructor\(/);
-    for (const file of declarations) {
+    // The no-bundler build's declarations inline valibot's, which mark valibot's own internals.
+    for (const file of declarations.filter((name) => !name.startsWith('bundle/'))) {
       expect(readFileSync(join(dir, file), 'utf8'), file).not.toContain('@internal');
     }
   });
+});
+
+describe('the files of each core build', () => {
+  /** The relative static imports of every .js file under `dir`, by path from `dir`. */
+  function staticImports(dir: string): Map<string, string[]> {
+    const graph = new Map<string, string[]>();
+    const files = readdirSync(repoPath(dir), { recursive: true, encoding: 'utf8' }).filter(
+      (file) => file.endsWith('.js') && !(dir === 'packages/core/dist' && file.startsWith('bundle/')),
+    );
+    for (const file of files) {
+      const text = readFileSync(repoPath(`${dir}/${file}`), 'utf8');
+      const targets = [
+        ...text.matchAll(/(?:^|[;\n}])\s*(?:import|export)\s*(?:[^'"();]*?\bfrom\s*)?['"](\.[^'"]+)['"]/g),
+      ].map(([, target]) => join(file, '..', target as string));
+      graph.set(file, targets);
+    }
+    return graph;
+  }
+
+  it.each(['packages/core/dist', 'packages/core/dist/bundle'])(
+    'import each other in one direction only (no cycle, which breaks a subclass evaluated first): %s',
+    (dir) => {
+      requireBuilt(`${dir}/index.js`);
+      const graph = staticImports(dir);
+      expect([...graph.values()].flat().length).toBeGreaterThan(graph.size);
+      const done = new Set<string>();
+      const cycle = (file: string, path: string[]): string[] | undefined => {
+        if (path.includes(file)) return [...path, file];
+        if (done.has(file)) return undefined;
+        for (const next of graph.get(file) ?? []) {
+          const found = cycle(next, [...path, file]);
+          if (found) return found;
+        }
+        done.add(file);
+        return undefined;
+      };
+      for (const file of graph.keys()) expect(cycle(file, [])).toBeUndefined();
+    },
+  );
 });

@@ -8,7 +8,7 @@ import { repoPath, requireBuilt } from './built-files.js';
  * nothing may hold the process open (the calls' shared deadline timer included).
  */
 const PROGRAM = `
-import { Client, MemoryTransport } from ${JSON.stringify(repoPath('packages/core/dist/node/index.js'))};
+import { Client, MemoryTransport } from ${JSON.stringify(repoPath('packages/core/dist/index.js'))};
 import { ScriptedServer } from ${JSON.stringify(repoPath('packages/core/test/client/scripted-server.js'))};
 const [clientEnd, serverEnd] = MemoryTransport.createPair();
 const server = new ScriptedServer(serverEnd);
@@ -24,7 +24,7 @@ console.log(result.text);
 
 describe('a finished client holds no process open', () => {
   it('a Node program whose calls are all answered exits by itself, long before the request timeout', async () => {
-    requireBuilt('packages/core/dist/node/index.js');
+    requireBuilt('packages/core/dist/index.js');
     const started = Date.now();
     const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
       const child = spawn(process.execPath, ['--input-type=module', '-e', PROGRAM], {
