@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The README's hostile-server tables, generated: what the hostile suite tried
+ * The hostile-server tables of docs/limits.md, generated: what the hostile suite tried
  * and whether the client survived (from vitest's JSON report of the suite's
  * own run), and every numeric limit with its default (read from the doc
  * comments of the option interfaces, so the table cannot drift from the code).
@@ -8,7 +8,7 @@
  *   node scripts/hostile-table.mjs                 run the suite, print the tables
  *   node scripts/hostile-table.mjs --report r.json use an existing vitest JSON report
  *   node scripts/hostile-table.mjs --out docs/hostile.md
- *   node scripts/hostile-table.mjs --write         replace the README.md section between
+ *   node scripts/hostile-table.mjs --write         replace the docs/limits.md section between
  *                                                  <!-- hostile-table:start --> and <!-- hostile-table:end -->
  */
 import { spawnSync } from 'node:child_process';
@@ -58,6 +58,8 @@ const FAMILY_ORDER = [
   'behind mcp bridge',
 ];
 
+/** The page `--write` updates, between its two markers. */
+const TARGET = 'docs/limits.md';
 const START = '<!-- hostile-table:start -->';
 const END = '<!-- hostile-table:end -->';
 
@@ -278,14 +280,14 @@ const markdown = `${faultTable(rows)}\n\n${limitTable(limitRows())}\n`;
 if (rows.some((row) => row.failed > 0)) process.exitCode = 1;
 if (options.out) writeFileSync(options.out, markdown);
 if (options.write) {
-  const readmePath = join(root, 'README.md');
-  const readme = readFileSync(readmePath, 'utf8');
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) usage(`README.md has no ${START} … ${END} section`);
-  writeFileSync(readmePath, `${readme.slice(0, start + START.length)}\n${markdown}${readme.slice(end)}`);
+  const targetPath = join(root, TARGET);
+  const page = readFileSync(targetPath, 'utf8');
+  const start = page.indexOf(START);
+  const end = page.indexOf(END);
+  if (start < 0 || end < start) usage(`${TARGET} has no ${START} … ${END} section`);
+  writeFileSync(targetPath, `${page.slice(0, start + START.length)}\n${markdown}${page.slice(end)}`);
   // The tables are written unaligned; Biome lays them out as `pnpm lint` expects.
-  const biome = spawnSync(join(root, 'node_modules', '.bin', 'biome'), ['format', '--write', readmePath], {
+  const biome = spawnSync(join(root, 'node_modules', '.bin', 'biome'), ['format', '--write', targetPath], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
   });

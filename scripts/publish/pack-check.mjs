@@ -287,7 +287,7 @@ async function browserBundle() {
   });
 }
 
-/** attw on each tarball. Its cjs-resolves-to-esm rule predates require(esm); see README "ESM only". */
+/** attw on each tarball. Its cjs-resolves-to-esm rule predates require(esm); see CONTRIBUTING.md "ESM only". */
 async function attw() {
   for (const pkg of PACKAGES) {
     await run(toolBin('attw'), [tarballs.get(pkg), '--ignore-rules', 'cjs-resolves-to-esm', '--format', 'ascii']);

@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
-const SCRIPT = fileURLToPath(new URL('../../../../scripts/hostile-table.mjs', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const SCRIPT = join(ROOT, 'scripts/hostile-table.mjs');
 
 let dir: string | undefined;
 afterEach(() => {
@@ -65,5 +66,57 @@ describe('pnpm hostile-table', () => {
       /^\| `LoopbackAuthorizeOptions\.timeoutMs` \| 300000\b[^|]* \| How long to wait for the browser/m,
     );
     expect(run.stdout).not.toContain('LoopbackAuthorizeOptions.port');
+  });
+
+  it('--write replaces the tables between the markers of docs/limits.md, and leaves README.md alone', () => {
+    // A copy of the repository's layout the script can write into: its own scripts/ and docs/, the
+    // sources it reads the limits from and the Biome it formats with linked from the real one.
+    dir = mkdtempSync(join(tmpdir(), 'hostile-table-write-'));
+    mkdirSync(join(dir, 'scripts'));
+    mkdirSync(join(dir, 'docs'));
+    copyFileSync(SCRIPT, join(dir, 'scripts/hostile-table.mjs'));
+    copyFileSync(join(ROOT, 'biome.json'), join(dir, 'biome.json'));
+    symlinkSync(join(ROOT, 'packages'), join(dir, 'packages'));
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+    const markers = '<!-- hostile-table:start -->\nold tables\n<!-- hostile-table:end -->';
+    writeFileSync(join(dir, 'docs/limits.md'), `# Limits\n\nBefore.\n\n${markers}\n\nAfter.\n`);
+    writeFileSync(join(dir, 'README.md'), `# Readme\n\n${markers}\n`);
+    const report = join(dir, 'report.json');
+    writeFileSync(report, JSON.stringify({ testResults: [] }));
+
+    const run = spawnSync(process.execPath, [join(dir, 'scripts/hostile-table.mjs'), '--report', report, '--write'], {
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
+
+    expect(run.status, run.stderr).toBe(0);
+    const page = readFileSync(join(dir, 'docs/limits.md'), 'utf8');
+    expect(page).toMatch(/^# Limits\n\nBefore\.\n\n<!-- hostile-table:start -->\nThe hostile-server suite /);
+    expect(page).not.toContain('old tables');
+    expect(page).toMatch(/\| `LoopbackAuthorizeOptions\.timeoutMs` +\| 300000/);
+    expect(page).toMatch(/\n<!-- hostile-table:end -->\n\nAfter\.\n$/);
+    expect(readFileSync(join(dir, 'README.md'), 'utf8')).toBe(`# Readme\n\n${markers}\n`);
+  });
+
+  it('--write refuses a docs/limits.md without the markers, and changes nothing', () => {
+    dir = mkdtempSync(join(tmpdir(), 'hostile-table-write-'));
+    mkdirSync(join(dir, 'scripts'));
+    mkdirSync(join(dir, 'docs'));
+    copyFileSync(SCRIPT, join(dir, 'scripts/hostile-table.mjs'));
+    symlinkSync(join(ROOT, 'packages'), join(dir, 'packages'));
+    writeFileSync(join(dir, 'docs/limits.md'), '# Limits\n');
+    const report = join(dir, 'report.json');
+    writeFileSync(report, JSON.stringify({ testResults: [] }));
+
+    const run = spawnSync(process.execPath, [join(dir, 'scripts/hostile-table.mjs'), '--report', report, '--write'], {
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
+
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(
+      'docs/limits.md has no <!-- hostile-table:start --> … <!-- hostile-table:end --> section',
+    );
+    expect(readFileSync(join(dir, 'docs/limits.md'), 'utf8')).toBe('# Limits\n');
   });
 });
