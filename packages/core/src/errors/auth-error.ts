@@ -34,6 +34,8 @@ export type AuthErrorCode =
   | 'popup_blocked'
   /** The user closed the authorization window, or it timed out. */
   | 'authorization_abandoned'
+  /** The store could not keep or read the OAuth state (Web Storage full or disabled). */
+  | 'store_failed'
   /**
    * Thrown by an `authorize` handler that navigated away to the authorization
    * server (a full-page redirect, a Worker answering 302): the pending record is
