@@ -10,6 +10,7 @@ interface KVNamespace {
 interface DurableObjectStorage {
   get<T = unknown>(key: string): Promise<T | undefined>;
   put<T>(key: string, value: T): Promise<void>;
+  delete(key: string): Promise<boolean>;
 }
 
 interface DurableObjectState {
