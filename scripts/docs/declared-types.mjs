@@ -3,14 +3,25 @@
  * (`Promise<Tool[]>`, `entry: SkillEntry`) rather than the types the checker computed. typedoc converts
  * the computed types, and an alias of a valibot `InferOutput` (`Tool`, `Resource`, `SkillEntry`) does
  * not survive that: the page would spell out every field of every tool inline. Only a written name
- * (`Tool`), array (`Tool[]`) or `readonly` array is taken; any other type is left as typedoc made it.
+ * (`Tool`), array (`Tool[]`), `readonly` array, or a union of those with `undefined` or `null`
+ * (`Implementation | undefined`) is taken; any other type is left as typedoc made it.
  */
 import { Converter, ReflectionKind } from 'typedoc';
 import ts from 'typescript';
 
 /** @param {ts.TypeNode | undefined} node */
 const named = (node) =>
-  node !== undefined && (ts.isTypeReferenceNode(node) || ts.isArrayTypeNode(node) || ts.isTypeOperatorNode(node));
+  node !== undefined &&
+  (ts.isTypeReferenceNode(node) ||
+    ts.isArrayTypeNode(node) ||
+    ts.isTypeOperatorNode(node) ||
+    // `Implementation | undefined`: a name that may be missing, as getters write it.
+    (ts.isUnionTypeNode(node) && node.types.every((member) => named(member) || absent(member))));
+
+/** `undefined` or `null` in a union. @param {ts.TypeNode} node */
+const absent = (node) =>
+  node.kind === ts.SyntaxKind.UndefinedKeyword ||
+  (ts.isLiteralTypeNode(node) && node.literal.kind === ts.SyntaxKind.NullKeyword);
 
 /** @param {import('typedoc').Application} app */
 export function load(app) {

@@ -158,8 +158,9 @@ export const steps = [
   check('typecheck-examples', ['-r', '--no-bail', '--filter', './examples/**', 'typecheck']),
   // The API reference (typedoc.json): fails on an undocumented public export or a broken link.
   check('docs', ['run', 'docs']),
-  // docs/guides: every ```ts snippet type-checks against the packages' sources.
-  check('typecheck-guides', ['exec', 'node', 'scripts/docs/check-guides.mjs']),
+  // Every TypeScript and JavaScript snippet in the README, docs/ and the packages' and examples' READMEs
+  // type-checks against the packages' sources; those marked runnable run against the test servers (needs the build).
+  check('snippets', ['exec', 'node', 'scripts/docs/check-snippets.mjs']),
   // docs/spec-coverage.md: every test the table names as proof still exists under that exact title.
   runner(
     'spec-coverage',

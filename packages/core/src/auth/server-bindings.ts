@@ -7,7 +7,8 @@ export const ServerBindingSchema = v.object({
   serverUrl: v.string(),
   issuer: v.string(),
   resource: v.string(),
-  /** No PRM: the 2025-03-26 flow, where missing AS metadata means default endpoints. */
+  // No PRM: the 2025-03-26 flow, where missing AS metadata means default endpoints. A line comment, not a
+  // doc comment: typedoc would read a doc comment twice through InferOutput and warn.
   legacy: v.boolean(),
 });
 export type ServerBinding = v.InferOutput<typeof ServerBindingSchema>;

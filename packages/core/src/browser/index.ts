@@ -1,9 +1,11 @@
 /**
  * @mcp/core/browser: redirect handlers for OAuth in a web page — a popup, or a
- * full-page redirect — and the callback helpers that complete them.
+ * full-page redirect — the callback helpers that complete them, and a store
+ * over Web Storage that outlives the page.
  *
  * @module @mcp/core/browser
  */
 export { assertBrowsable } from './browsable-url.js';
+export { LocalStorageOAuthStore, type LocalStorageOAuthStoreOptions } from './local-storage-oauth-store.js';
 export { CALLBACK_MESSAGE, type PopupOptions, popupAuthorize, postAuthorizationResponse } from './popup-authorize.js';
 export { finishRedirect, redirectAuthorize } from './redirect-authorize.js';

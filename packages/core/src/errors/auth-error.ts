@@ -19,10 +19,10 @@ export type AuthErrorCode =
   | 'registration_failed'
   | 'token_request_failed'
   | 'unsupported_grant'
-  /** @deprecated No longer thrown: giving up after `maxAttempts` is a `LimitError` (limit `'maxAttempts'`). */
+  /** Deprecated, no longer thrown: giving up after `maxAttempts` is a `LimitError` (limit `'maxAttempts'`). */
   | 'step_up_limit'
   | 'dpop_failed'
-  /** @deprecated No longer thrown: a body past `limits.maxResponseBytes` is a `LimitError` naming that limit. */
+  /** Deprecated, no longer thrown: a body past `limits.maxResponseBytes` is a `LimitError` naming that limit. */
   | 'response_too_large'
   /** A metadata, registration or token request took longer than `limits.timeout`. */
   | 'request_timeout'
@@ -34,6 +34,8 @@ export type AuthErrorCode =
   | 'popup_blocked'
   /** The user closed the authorization window, or it timed out. */
   | 'authorization_abandoned'
+  /** The store could not keep or read the OAuth state (Web Storage full or disabled). */
+  | 'store_failed'
   /**
    * Thrown by an `authorize` handler that navigated away to the authorization
    * server (a full-page redirect, a Worker answering 302): the pending record is

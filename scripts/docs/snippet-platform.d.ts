@@ -1,5 +1,5 @@
 // The platform types the guides' snippets use, declared as Cloudflare's workers-types and Deno declare them,
-// cut to the members the snippets call (neither package is installed here). scripts/docs/check-guides.mjs.
+// cut to the members the snippets call (neither package is installed here). scripts/docs/check-snippets.mjs.
 
 interface KVNamespace {
   get(key: string, type: 'json'): Promise<unknown>;
@@ -10,6 +10,7 @@ interface KVNamespace {
 interface DurableObjectStorage {
   get<T = unknown>(key: string): Promise<T | undefined>;
   put<T>(key: string, value: T): Promise<void>;
+  delete(key: string): Promise<boolean>;
 }
 
 interface DurableObjectState {
