@@ -9,20 +9,24 @@ export interface CheckedWorkers {
 }
 
 /**
- * The Workers a test file starts, checked for errors nothing caught. After each test, every
- * one of them must have reported none; the file's last hook stops them all and checks again,
- * so a report that trails its test (workerd's log comes over a pipe) still fails the file.
- * Call it once, at the top of the file.
+ * The Workers a test file starts, checked for errors nothing caught and for forwarded bodies
+ * an object answered without reading. After each test, every one of them must have reported
+ * none; the file's last hook stops them all and checks again, so a report that trails its
+ * test (workerd's log comes over a pipe) still fails the file. Call it once, at the top of
+ * the file.
  */
 export function checkedWorkers(): CheckedWorkers {
   const started: StartedWorker[] = [];
-  const reported = () => started.flatMap((worker) => worker.uncaught.splice(0));
-  afterEach(() => {
-    expect(reported(), 'workerd reported errors that nothing caught').toEqual([]);
-  });
+  const check = () => {
+    const uncaught = started.flatMap((worker) => worker.uncaught.splice(0));
+    const unread = started.flatMap((worker) => worker.unreadBodies.splice(0));
+    expect(uncaught, 'workerd reported errors that nothing caught').toEqual([]);
+    expect(unread, 'a Durable Object answered a forwarded request before reading its body').toEqual([]);
+  };
+  afterEach(check);
   afterAll(async () => {
     await Promise.all(started.map((worker) => worker.dispose()));
-    expect(reported(), 'workerd reported errors that nothing caught').toEqual([]);
+    check();
   });
   return {
     start(script, setup) {
