@@ -31,6 +31,8 @@ const UNREAD_BODY = /Can't read from request stream after response has been sent
 
 /** What a Worker gets besides its code; each is Miniflare's option of the same name. */
 export interface WorkerSetup {
+  /** 2025-09-01 unless given (an example's comes from its wrangler.jsonc). */
+  readonly compatibilityDate?: string;
   readonly bindings?: Record<string, string>;
   readonly kvNamespaces?: string[];
   readonly durableObjects?: Record<string, string>;
