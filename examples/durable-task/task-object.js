@@ -2,7 +2,7 @@
 // reference, under the job's name) and the MCP session they share. The Worker
 // sends here only requests of this object's caller, so a job name means
 // something only within its owner's object.
-import { Client, RpcError, StreamableHttpTransport } from '../../packages/core/dist/core.bundle.js';
+import { Client, RpcError, StreamableHttpTransport } from '@mcp/core';
 
 /**
  * Jobs one caller may hold at once, ended ones included until `/forget`; a start past it is answered `429`.
@@ -45,7 +45,7 @@ function limit(value, fallback) {
  * @returns {Promise<T>}
  */
 async function withClient(url, storage, work) {
-  /** @type {import('../../packages/core/dist/index.js').SessionSnapshot | undefined} */
+  /** @type {import('@mcp/core').SessionSnapshot | undefined} */
   const stored = await storage.get('mcp-session');
   const transport = new StreamableHttpTransport(url, {
     // Nobody would read a standalone GET stream once this invocation returns.
@@ -147,7 +147,7 @@ export class McpTaskObject {
    * @param {string} job
    */
   async collect(job) {
-    /** @type {import('../../packages/core/dist/index.js').TaskReference | undefined} */
+    /** @type {import('@mcp/core').TaskReference | undefined} */
     const stored = await this.ctx.storage.get(jobKey(job));
     if (!stored) return noJob();
     return withClient(this.env.MCP_URL, this.ctx.storage, async (client) => {
@@ -166,7 +166,7 @@ export class McpTaskObject {
    * @param {string} job
    */
   async cancel(job) {
-    /** @type {import('../../packages/core/dist/index.js').TaskReference | undefined} */
+    /** @type {import('@mcp/core').TaskReference | undefined} */
     const stored = await this.ctx.storage.get(jobKey(job));
     if (!stored) return noJob();
     return withClient(this.env.MCP_URL, this.ctx.storage, async (client) => {
@@ -183,7 +183,7 @@ export class McpTaskObject {
    * @param {string} job
    */
   async forget(job) {
-    /** @type {import('../../packages/core/dist/index.js').TaskReference | undefined} */
+    /** @type {import('@mcp/core').TaskReference | undefined} */
     const stored = await this.ctx.storage.get(jobKey(job));
     if (!stored) return noJob();
     if (!ENDED.has(stored.status)) {

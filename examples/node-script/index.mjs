@@ -3,7 +3,7 @@
 // tools, call one, print what came back, close. Run it with `node examples/node-script/index.mjs`
 // (after `pnpm build`), or give it another server: `node index.mjs path/to/server.mjs`.
 import { fileURLToPath } from 'node:url';
-import { Client } from '@mcp/core';
+import { Client, ToolError } from '@mcp/core';
 import { StdioTransport } from '@mcp/node-stdio';
 
 // By default the repository's reference server (test-servers/stdio.mjs, on the official SDK).
@@ -21,6 +21,9 @@ try {
   console.log(`tools: ${tools.map((tool) => tool.name).join(', ')}`);
 
   const result = await client.callTool('add', { a: 2, b: 3 });
+  // A tool that ran and failed answers `isError: true` instead of rejecting: a script that
+  // relies on the answer treats it as the failure it is (the catch below prints it, exit code 1).
+  if (result.isError) throw new ToolError('add', result);
   console.log(`add(2, 3) = ${result.text}; structured: ${JSON.stringify(result.structuredContent)}`);
 } catch (error) {
   console.error(`${error.name}: ${error.message}`);

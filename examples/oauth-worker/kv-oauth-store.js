@@ -18,7 +18,7 @@ const PENDING_TTL_SECONDS = 600;
  *
  * @param {KVNamespace} kv
  * @param {string} [prefix]
- * @returns {import('../../packages/core/dist/index.js').OAuthStore}
+ * @returns {import('@mcp/core').OAuthStore}
  */
 export function kvOAuthStore(kv, prefix = 'oauth:') {
   return {

@@ -15,7 +15,7 @@
 // `state`. The server's URL is the MCP_URL variable. The Worker registers itself
 // (DCR) with redirect URI <worker origin>/callback; a pre-registered client would
 // go in `clients`.
-import { AuthError, Client, OAuthProvider, StreamableHttpTransport } from '../../packages/core/dist/core.bundle.js';
+import { AuthError, Client, OAuthProvider, StreamableHttpTransport } from '@mcp/core';
 import { callerOf, login } from './caller.js';
 import { kvOAuthStore } from './kv-oauth-store.js';
 

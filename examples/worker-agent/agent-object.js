@@ -8,7 +8,7 @@ import { generateText, stepCountIs } from 'ai';
 import { backgroundTools } from './background-tools.js';
 import { durableOAuthStore, loadSession, loadTasks, saveSession, saveTasks } from './durable-state.js';
 import { envLimit } from './env-limit.js';
-import { parseJson, readCapped } from './request-body.js';
+import { discardBody, parseJson, readCapped } from './request-body.js';
 import { TokenBucket } from './token-bucket.js';
 
 /** Model steps per message (each a model call, most followed by tool calls); the loop stops there. */
@@ -81,10 +81,15 @@ export class AgentObject {
    */
   fetch(request) {
     if (this.#held >= this.#maxQueue) {
-      return tooMany(`${this.#maxQueue} requests of this user are already running or waiting`, 1_000);
+      return refuse(request, tooMany(`${this.#maxQueue} requests of this user are already running or waiting`, 1_000));
     }
     const wait = this.#rate.take();
-    if (wait > 0) return tooMany(`over ${envLimit(this.env.RATE_PER_MINUTE, RATE_PER_MINUTE)} requests a minute`, wait);
+    if (wait > 0) {
+      return refuse(
+        request,
+        tooMany(`over ${envLimit(this.env.RATE_PER_MINUTE, RATE_PER_MINUTE)} requests a minute`, wait),
+      );
+    }
     this.#held++;
     const run = this.#queue.then(() => this.#route(request)).finally(() => this.#held--);
     this.#queue = run.then(
@@ -102,7 +107,7 @@ export class AgentObject {
     const redirectUri = `${url.origin}/callback`;
     if (url.pathname === '/chat' && request.method === 'POST') return this.#chat(request, redirectUri);
     if (url.pathname === '/callback' && request.method === 'GET') return this.#callback(url, redirectUri);
-    return Response.json({ error: 'not found' }, { status: 404 });
+    return refuse(request, Response.json({ error: 'not found' }, { status: 404 }));
   }
 
   /**
@@ -221,6 +226,17 @@ export class AgentObject {
  * @param {Env} env
  */
 const turnLimit = (env) => envLimit(env.MAX_TURN_MS, MAX_TURN_MS);
+
+/**
+ * `response`, once the body of the request it refuses has been read and dropped (at most
+ * `MAX_BODY_BYTES`, as a taken request's): see `discardBody`.
+ * @param {Request} request
+ * @param {Response} response
+ */
+async function refuse(request, response) {
+  await discardBody(request, MAX_BODY_BYTES);
+  return response;
+}
 
 /**
  * @param {string} error

@@ -1,14 +1,14 @@
 // Keeps one MCP session alive across Worker invocations: each invocation resumes
 // it from a stored snapshot instead of shaking hands again.
-import { Client, StreamableHttpTransport } from '../../packages/core/dist/core.bundle.js';
+import { Client, StreamableHttpTransport } from '@mcp/core';
 
 const CLIENT_INFO = { name: 'worker-session-example', version: '1.0.0' };
 
 /**
  * Where a snapshot lives between invocations: a KV key, Durable Object storage, …
  * @typedef {object} SnapshotStore
- * @property {() => Promise<import('../../packages/core/dist/index.js').SessionSnapshot | null | undefined>} load
- * @property {(snapshot: import('../../packages/core/dist/index.js').SessionSnapshot) => Promise<void>} save
+ * @property {() => Promise<import('@mcp/core').SessionSnapshot | null | undefined>} load
+ * @property {(snapshot: import('@mcp/core').SessionSnapshot) => Promise<void>} save
  */
 
 /**

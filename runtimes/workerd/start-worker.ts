@@ -19,15 +19,20 @@ const reporter = fileURLToPath(new URL('./report-unhandled.js', import.meta.url)
  * any request's promise chain (in a timer or an event listener) reaches no request and
  * fails none; workerd reports it only in its verbose log, on a line that starts the first
  * way. A rejection left unhandled is printed by report-unhandled.js the second way.
- * workerd also logs "uncaught exception; exception = … Can't read from request stream
- * after response has been sent" when a Durable Object answers a forwarded request without
- * reading its body: that is workerd's own pump giving up, no code of the Worker's, so it
- * does not count.
  */
 const UNCAUGHT = /uncaught exception; source = |^unhandled rejection in workerd: /;
 
+/**
+ * The line workerd logs ("uncaught exception; exception = …") when a Durable Object answers
+ * a request the Worker forwarded before reading its body to the end: workerd's pump of the
+ * body into the object gives up, and a client still sending sees its connection reset.
+ */
+const UNREAD_BODY = /Can't read from request stream after response has been sent/;
+
 /** What a Worker gets besides its code; each is Miniflare's option of the same name. */
 export interface WorkerSetup {
+  /** 2025-09-01 unless given (an example's comes from its wrangler.jsonc). */
+  readonly compatibilityDate?: string;
   readonly bindings?: Record<string, string>;
   readonly kvNamespaces?: string[];
   readonly durableObjects?: Record<string, string>;
@@ -39,6 +44,8 @@ export interface WorkerSetup {
 export interface StartedWorker {
   readonly mf: Miniflare;
   readonly uncaught: string[];
+  /** workerd's reports of a forwarded body left unread by the object that answered it. */
+  readonly unreadBodies: string[];
   /** Stops workerd once its last log lines have had time to arrive; called again, the same promise. */
   dispose(): Promise<void>;
 }
@@ -69,11 +76,13 @@ export function startWorker(script: URL | string, setup: WorkerSetup = {}): Star
   const main = script instanceof URL ? fileURLToPath(script) : script;
   const folder = dirname(main);
   const uncaught: string[] = [];
+  const unreadBodies: string[] = [];
   const handleRuntimeStdio = (stdout: Readable, stderr: Readable) => {
     createInterface(stdout).on('line', (line) => console.log(line));
     createInterface(stderr).on('line', (line) => {
       console.error(line);
       if (UNCAUGHT.test(line)) uncaught.push(line);
+      if (UNREAD_BODY.test(line)) unreadBodies.push(line);
     });
   };
   const mf = new Miniflare({
@@ -103,5 +112,5 @@ export function startWorker(script: URL | string, setup: WorkerSetup = {}): Star
     disposed ??= sleep(SETTLE_MS).then(() => mf.dispose());
     return disposed;
   };
-  return { mf, uncaught, dispose };
+  return { mf, uncaught, unreadBodies, dispose };
 }

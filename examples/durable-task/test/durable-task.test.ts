@@ -1,11 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { Client, StreamableHttpTransport } from '@mcp/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, StreamableHttpTransport } from '../../../packages/core/dist/index.js';
 import { checkedWorkers } from '../../../runtimes/workerd/checked-workers.js';
+import { readWranglerConfig } from '../../../runtimes/workerd/wrangler-config.js';
 import { startHttpServers } from '../../../test-servers/http/serve.mjs';
 import { type RecordingProxy, startRecordingProxy } from '../../../test-servers/recording-proxy.mjs';
 import { MAX_JOBS, MAX_QUEUE } from '../task-object.js';
@@ -26,18 +26,20 @@ interface KvAccess {
   get(key: string): Promise<string | null>;
 }
 
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const bundle = `${repoRoot}packages/core/dist/core.bundle.js`;
 /** The operator's SESSION_SECRET in these tests. */
 const SESSION_SECRET = 'the-operators-session-secret-0123456789';
+/** The bindings and compatibility date a deployment gets. */
+const config = readWranglerConfig(new URL('../', import.meta.url));
 
 let servers: Awaited<ReturnType<typeof startHttpServers>>;
+/** The Worker as wrangler would deploy it (@mcp/core inlined), its object wrapped by reached-task.js. */
+let bundle: string;
 let persistRoot: string;
 const workers = checkedWorkers();
 const proxies: RecordingProxy[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(bundle)) throw new Error('build @mcp/core first: pnpm -r build');
+  bundle = await workers.bundle(new URL('./reached-task.js', import.meta.url));
   servers = await startHttpServers();
   persistRoot = mkdtempSync(join(tmpdir(), 'durable-task-'));
 });
@@ -71,12 +73,13 @@ function signedCookie(secret: string, name: string, expiry: number) {
  */
 function startWorker(mcpUrl: string, persist?: string, variables: Record<string, string | undefined> = {}) {
   const bindings: Record<string, string | undefined> = { MCP_URL: mcpUrl, SESSION_SECRET, ...variables };
-  const started = workers.start(`${repoRoot}examples/durable-task/test/reached-task.js`, {
+  const started = workers.start(bundle, {
     bindings: Object.fromEntries(
       Object.entries(bindings).filter((entry): entry is [string, string] => entry[1] !== undefined),
     ),
-    durableObjects: { MCP_TASKS: 'McpTaskObject' },
-    kvNamespaces: ['REACHED'],
+    durableObjects: config.durableObjects,
+    kvNamespaces: [...config.kvNamespaces, 'REACHED'],
+    compatibilityDate: config.compatibilityDate,
     ...(persist && { durableObjectsPersist: persist }),
   });
   const { mf } = started;

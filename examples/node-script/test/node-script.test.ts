@@ -98,4 +98,20 @@ describe('examples/node-script', () => {
     expect(alive(run.pid)).toBe(false);
     expect(running(missing)).toEqual([]);
   });
+
+  it('a tool that answers isError ends the program with a ToolError on stderr and exit code 1, nothing left running', async () => {
+    const server = uniquePath(fileURLToPath(new URL('./failing-add-server.mjs', import.meta.url)));
+
+    const run = await runExample(server);
+
+    expect(run.killed).toBe(false);
+    expect(run.code).toBe(1);
+    // It got as far as the call, and printed no result for it.
+    const printed = run.stdout.trimEnd().split('\n');
+    expect(printed).toHaveLength(2);
+    expect(printed[0]).toMatch(/^connected to mcp-reference-server /);
+    expect(run.stderr).toBe('ToolError: tool add failed: the adder is out of order (asked 2 + 3)\n');
+    expect(alive(run.pid)).toBe(false);
+    expect(running(server)).toEqual([]);
+  });
 });

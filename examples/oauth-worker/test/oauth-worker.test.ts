@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkedWorkers } from '../../../runtimes/workerd/checked-workers.js';
+import { readWranglerConfig } from '../../../runtimes/workerd/wrangler-config.js';
 import { type AuthServers, startAuthServers } from '../../../test-servers/auth/serve.mjs';
 
 interface KvAccess {
@@ -9,15 +8,17 @@ interface KvAccess {
   get(key: string): Promise<string | null>;
 }
 
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const bundle = `${repoRoot}packages/core/dist/core.bundle.js`;
 const WORKER = 'https://worker.test';
+/** The main module, bindings and compatibility date a deployment gets. */
+const config = readWranglerConfig(new URL('../', import.meta.url));
 const SESSION_SECRET = 'the-operators-session-secret-0123456789';
 
 let servers: AuthServers;
+/** The Worker as wrangler would deploy it: worker.js with @mcp/core inlined. */
+let bundle: string;
 const workers = checkedWorkers();
 beforeAll(async () => {
-  if (!existsSync(bundle)) throw new Error('build @mcp/core first: pnpm -r build');
+  bundle = await workers.bundle(config.main);
   servers = await startAuthServers();
 });
 afterAll(async () => {
@@ -26,9 +27,10 @@ afterAll(async () => {
 
 /** The example Worker in workerd, for the MCP server at `mcpUrl`. */
 function startWorker(mcpUrl: string) {
-  const { mf } = workers.start(`${repoRoot}examples/oauth-worker/worker.js`, {
+  const { mf } = workers.start(bundle, {
     bindings: { MCP_URL: mcpUrl, SESSION_SECRET },
-    kvNamespaces: ['OAUTH_KV'],
+    kvNamespaces: config.kvNamespaces,
+    compatibilityDate: config.compatibilityDate,
   });
   const cookies = new Map<string, string>();
   /** The `Cookie` header of `name`, logged in at POST /login once. */

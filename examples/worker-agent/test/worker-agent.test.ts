@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, StreamableHttpTransport } from '@mcp/core';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkedWorkers } from '../../../runtimes/workerd/checked-workers.js';
+import { readWranglerConfig } from '../../../runtimes/workerd/wrangler-config.js';
 import { type AuthServers, startAuthServers } from '../../../test-servers/auth/serve.mjs';
 import { startHttpServers } from '../../../test-servers/http/serve.mjs';
 import { type MockModel, type MockScript, startMockModel } from '../../../test-servers/mock-model/serve.mjs';
@@ -19,7 +19,6 @@ import {
   RATE_PER_MINUTE,
 } from '../agent-object.js';
 import { MAX_TASKS } from '../background-tools.js';
-import { buildWorker } from '../build.mjs';
 import { MAX_CREDENTIAL_CHARS } from '../identity.js';
 import { MAX_LOGIN_BODY_BYTES } from '../login.js';
 import { MIN_SECRET_CHARS, SESSION_COOKIE, SESSION_TTL_SECONDS, sessionKey, signSession } from '../session-cookie.js';
@@ -49,12 +48,12 @@ interface TaskReport {
   error?: string;
 }
 
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const here = fileURLToPath(new URL('.', import.meta.url));
 const MODEL_KEY = 'model-key';
 const WORKER = 'https://agent.test';
 /** The operator's SESSION_SECRET in these tests. */
 const SESSION_SECRET = 'a-session-secret-for-the-tests-0123456789';
+/** The bindings and compatibility date a deployment gets. */
+const config = readWranglerConfig(new URL('../', import.meta.url));
 
 let servers: Awaited<ReturnType<typeof startHttpServers>>;
 let auth: AuthServers;
@@ -67,12 +66,9 @@ let shared: { server: Awaited<ReturnType<typeof taskServer>>; worker: Worker };
 const proxies: RecordingProxy[] = [];
 
 beforeAll(async () => {
-  for (const dist of ['packages/core/dist/index.js', 'packages/ai-sdk/dist/index.js']) {
-    if (!existsSync(`${repoRoot}${dist}`)) throw new Error(`build first (pnpm build): ${dist} is missing`);
-  }
   scratch = mkdtempSync(join(tmpdir(), 'worker-agent-'));
   // The deployed Worker, its objects wrapped to record every request that reaches one (reached-agent.js).
-  bundle = await buildWorker(join(scratch, 'bundle', 'worker.js'), join(here, 'reached-agent.js'));
+  bundle = await workers.bundle(new URL('./reached-agent.js', import.meta.url));
   [servers, auth, model, team] = await Promise.all([
     startHttpServers(),
     startAuthServers(),
@@ -130,8 +126,9 @@ function startWorker(mcpUrl: string, persist?: string, variables: Record<string,
     bindings: Object.fromEntries(
       Object.entries(bindings).filter((entry): entry is [string, string] => entry[1] !== undefined),
     ),
-    durableObjects: { AGENT: 'AgentObject' },
-    kvNamespaces: ['REACHED'],
+    durableObjects: config.durableObjects,
+    kvNamespaces: [...config.kvNamespaces, 'REACHED'],
+    compatibilityDate: config.compatibilityDate,
     ...(persist && { durableObjectsPersist: persist }),
   });
   const { mf } = started;

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkedWorkers } from '../../../runtimes/workerd/checked-workers.js';
+import { readWranglerConfig } from '../../../runtimes/workerd/wrangler-config.js';
 import { startHttpServers } from '../../../test-servers/http/serve.mjs';
 import { MAX_QUEUE } from '../session-object.js';
 
@@ -34,14 +33,15 @@ interface KvReader {
   get(key: string): Promise<string | null>;
 }
 
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const bundle = `${repoRoot}packages/core/dist/core.bundle.js`;
-
+/** The main module, bindings and compatibility date a deployment gets. */
+const config = readWranglerConfig(new URL('../', import.meta.url));
 let servers: Awaited<ReturnType<typeof startHttpServers>>;
+/** The Worker as wrangler would deploy it: worker.js with @mcp/core inlined. */
+let bundle: string;
 const workers = checkedWorkers();
 
 beforeAll(async () => {
-  if (!existsSync(bundle)) throw new Error('build @mcp/core first: pnpm -r build');
+  bundle = await workers.bundle(config.main);
   servers = await startHttpServers();
 });
 afterAll(async () => {
@@ -61,10 +61,11 @@ async function scenario(rules: unknown[] = []) {
 
 /** The example worker in workerd, talking to `mcpUrl`; `call` is one invocation. */
 function startWorker(mcpUrl: string, variables: Record<string, string> = {}) {
-  const { mf } = workers.start(`${repoRoot}examples/worker-session/worker.js`, {
+  const { mf } = workers.start(bundle, {
     bindings: { MCP_URL: mcpUrl, ...variables },
-    kvNamespaces: ['MCP_SESSIONS'],
-    durableObjects: { MCP_SESSION_OBJECTS: 'McpSessionObject' },
+    kvNamespaces: config.kvNamespaces,
+    durableObjects: config.durableObjects,
+    compatibilityDate: config.compatibilityDate,
   });
   return {
     /** One invocation, whatever it answers. */
