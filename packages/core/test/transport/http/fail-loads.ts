@@ -1,8 +1,8 @@
 import { vi } from 'vitest';
 
 /**
- * Makes imports of one of the transport's on-demand modules (`resilience/index.js`,
- * `event-stream/index.js`) fail, as a chunk download that fails does in a
+ * Makes imports of one of the transport's on-demand modules (`recovery/index.js`,
+ * `event-stream/index.js`, `legacy-sse-session.js`) fail, as a chunk download that fails does in a
  * browser, until `restore()`. Vitest wraps the error: a call's error has it in
  * its cause chain. Once a module has loaded, the next import gets it from the
  * cache, so a test file fails the loads of one module before anything loads it.
