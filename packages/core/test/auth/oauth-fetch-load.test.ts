@@ -1,6 +1,6 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OAuthProvider } from '../../src/index.js';
-import { causes } from '../transport/http/fail-loads.js';
+import { causes, failLoadsOf } from '../transport/http/fail-loads.js';
 import { approve, REDIRECT_URI, useAuthServers } from './auth-scenarios.js';
 
 // A file of its own: once OAuth's request code has loaded, every later import gets it from the cache, so its
@@ -19,14 +19,10 @@ describe("OAuth's request code (ofetch), loaded on demand", () => {
         return approve(url);
       },
     });
-    const failure = new TypeError('Failed to fetch dynamically imported module');
-    const path = '../../src/auth/oauth-fetch.js';
-    vi.doMock(path, () => {
-      throw failure;
-    });
+    const load = failLoadsOf('auth/oauth-fetch.js');
     const refused = await bed.connect(scenario.info().mcp, auth).catch((caught: unknown) => caught);
-    vi.doUnmock(path);
-    expect(causes(refused)).toContain(failure);
+    load.restore();
+    expect(causes(refused)).toContain(load.failure);
     // Discovery could not go out, so the user was never sent to authorize.
     expect(asked).toBe(0);
 

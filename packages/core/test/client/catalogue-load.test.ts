@@ -1,5 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
-import { causes } from '../transport/http/fail-loads.js';
+import { describe, expect, it } from 'vitest';
+import { causes, failLoadsOf } from '../transport/http/fail-loads.js';
 import { useClients, useHttpServers } from '../transport/http/harness.js';
 
 // A file of its own: once the catalogue has loaded, every later import gets it from the cache, so its loads
@@ -11,16 +11,12 @@ const open = useClients();
 describe('the catalogue, loaded on demand', () => {
   it('a prompt or resource call whose module cannot load rejects with the load failure, tools keep working, and the next call loads it', async () => {
     const { client, calls } = await open(`${servers.modes}/stateless`);
-    const failure = new TypeError('Failed to fetch dynamically imported module');
-    const path = '../../src/client/catalogue/index.js';
-    vi.doMock(path, () => {
-      throw failure;
-    });
+    const load = failLoadsOf('client/catalogue/index.js');
     const prompts = await client.listPrompts().catch((caught: unknown) => caught);
     const resources = await client.listResources().catch((caught: unknown) => caught);
-    vi.doUnmock(path);
-    expect(causes(prompts)).toContain(failure);
-    expect(causes(resources)).toContain(failure);
+    load.restore();
+    expect(causes(prompts)).toContain(load.failure);
+    expect(causes(resources)).toContain(load.failure);
     // Nothing went out for them: the module builds the requests.
     expect(calls.filter((call) => call.rpcMethod === 'prompts/list' || call.rpcMethod === 'resources/list')).toEqual(
       [],

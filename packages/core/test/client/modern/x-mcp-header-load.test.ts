@@ -1,5 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
-import { causes } from '../../transport/http/fail-loads.js';
+import { describe, expect, it } from 'vitest';
+import { causes, failLoadsOf } from '../../transport/http/fail-loads.js';
 import { hubUrl, useClients, useHttpServers } from './modern-harness.js';
 
 // A file of its own: once the rules have loaded, every later import gets them from the cache, so their loads
@@ -11,14 +11,10 @@ const open = useClients();
 describe('the x-mcp-header rules, loaded on demand', () => {
   it('a listing with annotated tools fails with the load failure while the rules cannot load; the next listing loads them and calls carry the headers', async () => {
     const { client } = await open(hubUrl(servers.modes, 'headers-load'));
-    const failure = new TypeError('Failed to fetch dynamically imported module');
-    const path = '../../../src/client/x-mcp-header/index.js';
-    vi.doMock(path, () => {
-      throw failure;
-    });
+    const load = failLoadsOf('client/x-mcp-header/index.js');
     const refused = await client.listTools().catch((caught: unknown) => caught);
-    vi.doUnmock(path);
-    expect(causes(refused)).toContain(failure);
+    load.restore();
+    expect(causes(refused)).toContain(load.failure);
 
     const tools = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain('header-echo');

@@ -1,6 +1,6 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StreamableHttpTransport } from '../../../src/index.js';
-import { causes } from '../../transport/http/fail-loads.js';
+import { causes, failLoadsOf } from '../../transport/http/fail-loads.js';
 import { methodsOf, recording, useTaskServers } from './task-peers.js';
 
 // A file of its own: once the tasks module has loaded, every later import gets it from the cache, so its loads
@@ -12,16 +12,12 @@ describe('the tasks module, loaded on demand', () => {
   it('a call to a server that declared tasks rejects with the load failure before anything is sent while the module cannot load, and the next call loads it', async () => {
     const { transport, sent } = recording(new StreamableHttpTransport(`${servers.modes}/tasks-2025`));
     const client = await connect(transport);
-    const failure = new TypeError('Failed to fetch dynamically imported module');
-    const path = '../../../src/client/tasks/index.js';
-    vi.doMock(path, () => {
-      throw failure;
-    });
+    const load = failLoadsOf('client/tasks/index.js');
     const refused = await client.callTool('slow-steps', { steps: 1, stepMs: 10 }).catch((caught: unknown) => caught);
     const listed = await client.tasks.list().catch((caught: unknown) => caught);
-    vi.doUnmock(path);
-    expect(causes(refused)).toContain(failure);
-    expect(causes(listed)).toContain(failure);
+    load.restore();
+    expect(causes(refused)).toContain(load.failure);
+    expect(causes(listed)).toContain(load.failure);
     // The tool never ran: the module decides how the call is sent.
     expect(methodsOf(sent)).not.toContain('tools/call');
 

@@ -16,7 +16,7 @@ describe('the event-stream module, loaded on demand', () => {
       rules: [{ match: { tool: 'echo', times: 2 }, action: { type: 'oversized', bytes: 300, as: 'sse' } }],
     });
     const { client } = await open(scenario.mcp, { transport: { standaloneStream: false } });
-    const load = failLoadsOf('event-stream/index.js');
+    const load = failLoadsOf('transport/http/event-stream/index.js');
     const first = await client.callTool('echo', { text: 'first' }).catch((caught: unknown) => caught);
     load.restore();
     // The stream could not be read, nor resumed (recovery/ imports event-stream/): the call fails, caused by the load.

@@ -11,7 +11,7 @@ const open = useClients();
 describe('the HTTP+SSE fallback, loaded on demand', () => {
   it('fails a connect that must fall back while the fallback module cannot load, and loads it for the next', async () => {
     const url = `${servers.modes}/legacy-sse`;
-    const load = failLoadsOf('legacy-sse-session.js');
+    const load = failLoadsOf('transport/http/legacy-sse-session.js');
     const refused = await open(url).catch((caught: unknown) => caught);
     load.restore();
     expect(refused).toBeInstanceOf(Error);

@@ -18,7 +18,7 @@ describe('the recovery module, loaded on demand', () => {
     });
     const { client } = await open(scenario.mcp, { transport: { standaloneStream: false } });
     // Resuming a broken stream and the retry policy after a 503 both live in recovery/.
-    const load = failLoadsOf('recovery/index.js');
+    const load = failLoadsOf('transport/http/recovery/index.js');
     const cut = await client.callTool('echo', { text: 'first' }).catch((caught: unknown) => caught);
     const refused = await client.callTool('add', { a: 1, b: 2 }).catch((caught: unknown) => caught);
     load.restore();
