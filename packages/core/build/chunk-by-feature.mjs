@@ -145,7 +145,7 @@ function declaresSubclass(statement) {
   return declared.declarations.some((it) => it.init?.type === 'ClassExpression' && it.init.superClass !== null);
 }
 
-/** `client/answering/index.ts` is `answering`; `client/result-cache.ts` is `result-cache`. */
+/** `client/answering/index.ts` is `answering`; `transport/http/legacy-sse-session.ts` is `legacy-sse-session`. */
 function featureName(id) {
   const file = basename(id).replace(/\.[cm]?[jt]s$/, '');
   return file === 'index' ? basename(dirname(id)) : file;

@@ -1,5 +1,4 @@
-import { encodeBase64url } from '../util/base64.js';
-import { decodeBase64 } from '../util/decode-base64.js';
+import { decodeBase64, encodeBase64url } from '../util/base64.js';
 
 type SigningAlgorithm = EcKeyImportParams | RsaHashedImportParams | Algorithm;
 

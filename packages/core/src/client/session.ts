@@ -33,7 +33,7 @@ import {
   type EraKind,
 } from './options.js';
 import { collectPages, type Page } from './pagination.js';
-import type { ResultCache } from './result-cache.js';
+import { ResultCache } from './result-cache.js';
 import { parseCallTool, parseTools } from './results/decode.js';
 import { type CallBounds, RpcChannel } from './rpc-channel.js';
 import type { SessionSnapshot } from './session-snapshot.js';
@@ -49,7 +49,6 @@ import type { TaskAnswer, TaskClient, ToolCall } from './tasks/index.js';
 const answering = lazy(() => import('./answering/index.js'));
 const catalogue = lazy(() => import('./catalogue/index.js'));
 const outputValidation = lazy(() => import('./output-validation/index.js'));
-const resultCache = lazy(() => import('./result-cache.js'));
 const tasks = lazy(() => import('./tasks/index.js'));
 
 /** Methods whose results carry cache hints (2026-07-28 §Caching). */
@@ -80,7 +79,7 @@ export class Session {
   /** The tools of the last `listTools()`: a call's result is checked against the `outputSchema` its tool listed. */
   #listed: readonly Tool[] = [];
   #answering: Answering | undefined;
-  /** Created, its module loaded on demand, on the first result that carries a TTL (only 2026-07-28 servers send one). */
+  /** Created on the first result that carries a TTL (only 2026-07-28 servers send one). */
   #cache: ResultCache | undefined;
   /** The client does something with messages the server starts on its own (SessionInfo.serverMessages). */
   #serverMessages: boolean;
@@ -242,12 +241,8 @@ export class Session {
     });
     // Results of input rounds are never cached (2026-07-28 §Caching).
     if (!retried && freshnessMs(raw as { ttlMs?: number }) > 0) {
-      // The cache loads with the first result it may keep; one that cannot load keeps nothing, and the result stands.
-      const loaded = await resultCache().catch(() => undefined);
-      if (loaded) {
-        this.#cache ??= new loaded.ResultCache(this.#options.limits?.maxCacheEntries ?? DEFAULT_MAX_CACHE_ENTRIES);
-        this.#cache.set(key, value, raw, await credential());
-      }
+      this.#cache ??= new ResultCache(this.#options.limits?.maxCacheEntries ?? DEFAULT_MAX_CACHE_ENTRIES);
+      this.#cache.set(key, value, raw, await credential());
     }
     return value;
   }

@@ -101,7 +101,14 @@ describe('bundle size of the minimal browser program', () => {
     const { bundle } = byName(name);
     expect(bundle.initialFiles, figures(byName(name))).toHaveLength(2);
     // One chunk per on-demand feature, named for it (the app's bundler keeps our file names as chunk names).
-    for (const feature of ['answering', 'catalogue', 'event-stream', 'output-validation', 'resilience']) {
+    for (const feature of [
+      'answering',
+      'catalogue',
+      'event-stream',
+      'output-validation',
+      'recovery',
+      'legacy-sse-session',
+    ]) {
       const chunks = bundle.chunks.filter((chunk) => chunk.file.startsWith(`${feature}-`));
       expect(
         chunks.map((chunk) => chunk.file),

@@ -81,14 +81,17 @@ describe('features loaded on demand, from the built package bundled by an app', 
     // The program really went through split chunks, each loaded when its feature was first used.
     expect(outcome.chunks.length).toBeGreaterThan(5);
     for (const feature of [
-      // The client's three: answering the server (handlers, input rounds, listen), the catalogue (resources,
-      // prompts, completion, the TTL cache, the x-mcp-header rules), and output validation (a listed outputSchema).
+      // The client's: answering the server (handlers, input rounds, listen), the catalogue (resources,
+      // prompts, completion), the x-mcp-header rules, and output validation (a listed outputSchema).
       'answering',
       'catalogue',
+      'x-mcp-header',
       'output-validation',
-      // The transport's two: the HTTP+SSE fallback and the GET stream are in resilience/, SSE reading in event-stream/.
-      'resilience',
+      // The transport's three: the GET stream is in recovery/, SSE reading in event-stream/, and the HTTP+SSE
+      // fallback in legacy-sse-session.ts.
+      'recovery',
       'event-stream',
+      'legacy-sse-session',
     ]) {
       expect(
         outcome.loaded.some((file) => file.startsWith(`${feature}-`)),

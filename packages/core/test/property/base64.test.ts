@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeBase64, encodeBase64url } from '../../src/util/base64.js';
-import { decodeBase64 } from '../../src/util/decode-base64.js';
+import { decodeBase64, encodeBase64, encodeBase64url } from '../../src/util/base64.js';
 import { fcParams } from './fc-params.js';
 
 // Node's Buffer is the independent reference: the helper itself uses only btoa/atob.

@@ -29,7 +29,7 @@ import {
 } from '../../src/index.js';
 import { MAX_CACHE_TTL_MS } from '../../src/protocol/cache.js';
 import { HttpRequester } from '../../src/transport/http/http-requester.js';
-import { MAX_SSE_RETRY } from '../../src/transport/http/resilience/backoff.js';
+import { MAX_SSE_RETRY } from '../../src/transport/http/recovery/backoff.js';
 import { MAX_TIMER, timerDelay } from '../../src/util/timers.js';
 import { durationPeer } from '../client/duration-peer.js';
 import { countingFetch } from '../transport/http/counting-fetch.js';

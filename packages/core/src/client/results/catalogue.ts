@@ -6,7 +6,7 @@ import {
   ReadResourceResultSchema,
   type ReadResourceWireResult,
 } from '../../protocol/resources.js';
-import { decodeBase64 } from '../../util/decode-base64.js';
+import { decodeBase64 } from '../../util/base64.js';
 import { page } from '../pagination.js';
 import { type Part, resultParser, str } from './decode.js';
 

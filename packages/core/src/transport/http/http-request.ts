@@ -11,9 +11,10 @@ export interface HttpRequest {
 }
 
 /**
- * What the code loaded on demand (resilience/) asks of the transport's requester
- * (`HttpRequester`): declared here, so that module imports nothing back from the
- * modules that load it, and the import graph has no cycle.
+ * What the code loaded on demand (recovery/, legacy-sse-session.ts) asks of the
+ * transport's requester (`HttpRequester`). It is declared here so those modules
+ * import nothing back from the modules that load them, and the import graph has
+ * no cycle.
  */
 export interface Requester {
   /** The endpoint. */

@@ -1,14 +1,25 @@
+import { LimitError } from '../../errors/limit-error.js';
 import { setAll } from '../../util/headers.js';
 import { discard } from '../../util/read-body.js';
 import type { HttpRequest, Requester } from './http-request.js';
-import { resilience } from './on-demand.js';
+import { recovery } from './on-demand.js';
 import type { StreamableHttpTransportOptions } from './options.js';
-import type { FailedAttempt, SentRequest } from './resilience/index.js';
+import type { FailedAttempt, SentRequest } from './recovery/index.js';
+import { httpError } from './refused-response.js';
 
 /**
- * Sends HTTP requests for a transport: a fresh token on every attempt, the retry
- * policy once an attempt fails, and redirects that never carry credentials to
- * another origin (both in resilience/, loaded when first needed).
+ * Resends of one request an AuthProvider may ask for, fixed (not an option; an
+ * OAuthProvider gives up sooner, at its `maxAttempts`). It only guards against
+ * a provider that never stops asking: one more fails the request with
+ * `LimitError('maxAuthRetries', 5)`, the refusal's HttpError as cause.
+ */
+const MAX_AUTH_RESENDS = 5;
+
+/**
+ * Sends HTTP requests for a transport: a fresh token on every attempt, the
+ * resends an AuthProvider asks for, the retry policy once an attempt fails, and
+ * redirects that never carry credentials to another origin (the last two in
+ * recovery/, loaded when first needed).
  */
 export class HttpRequester implements Requester {
   readonly url: URL;
@@ -59,9 +70,14 @@ export class HttpRequester implements Requester {
         throw error;
       }
       if (verdict !== 'retry') return response;
-      // Refused with 401/403, so never run: resending is safe, up to a cap (resilience/auth-resend.ts).
-      const { beforeAuthResend } = await resilience();
-      await beforeAuthResend(response, resends, described.url);
+      // Refused with 401/403, so never run: resending is safe, up to a cap.
+      if (resends >= MAX_AUTH_RESENDS) {
+        const gaveUp = `${described.url.href}: too many resends for authorization`;
+        throw new LimitError('maxAuthRetries', MAX_AUTH_RESENDS, gaveUp, {
+          cause: await httpError(response, described.url),
+        });
+      }
+      await discard(response);
     }
   }
 
@@ -85,7 +101,7 @@ export class HttpRequester implements Requester {
         failed = { error };
       }
       // The attempt failed: the retry policy, loaded now, decides what follows.
-      const { afterFailedAttempt } = await resilience();
+      const { afterFailedAttempt } = await recovery();
       const settled = await afterFailedAttempt(failed, attempt, request, described.url, retry);
       if (settled) return settled;
     }
@@ -103,7 +119,7 @@ export class HttpRequester implements Requester {
     }
   }
 
-  /** Follows redirects itself (resilience/redirects.ts) so it can drop credentials when one leaves the origin. */
+  /** Follows redirects itself (recovery/redirects.ts) so it can drop credentials when one leaves the origin. */
   async #follow(request: HttpRequest, headers: Headers): Promise<Response> {
     const target = request.url ?? this.url;
     const init: SentRequest = { method: request.method, headers, signal: request.signal, redirect: 'manual' };
@@ -112,7 +128,7 @@ export class HttpRequester implements Requester {
     const { status } = response;
     // Not a redirect, the common case: the code that follows one loads when one comes.
     if (response.type !== 'opaqueredirect' && (status < 300 || status > 399)) return response;
-    const { followRedirects } = await resilience();
+    const { followRedirects } = await recovery();
     return followRedirects(response, target, init, this.url.origin, this.#options);
   }
 }

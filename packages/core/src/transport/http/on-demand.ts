@@ -1,10 +1,10 @@
 import { lazy } from '../../util/lazy.js';
 
 /*
- * HTTP's two on-demand modules, each loaded the first time it is needed and
- * shared after that (a load that fails is tried again next time). A bundler
- * splits each into a chunk of its own, so a healthy JSON exchange downloads
- * neither.
+ * HTTP's three on-demand modules, each a feature a healthy exchange with a
+ * current server never uses, loaded the first time it is needed and shared
+ * after that (a load that fails is tried again next time). A bundler splits
+ * each into a chunk of its own.
  */
 
 /**
@@ -15,9 +15,15 @@ import { lazy } from '../../util/lazy.js';
 export const eventStream = lazy(() => import('./event-stream/index.js'));
 
 /**
- * What HTTP does beyond the happy path (resilience/): the retry policy after a
- * failed attempt, redirects, resuming a broken POST stream, the standalone GET
- * stream, the HTTP+SSE fallback and a JSON body that answers nothing. It reads
- * SSE itself, so it loads event-stream/ with it.
+ * Recovery (recovery/): the retry policy after a failed attempt, redirects,
+ * resuming a broken POST stream, and the standalone GET stream. It reads SSE
+ * itself, so it loads event-stream/ with it.
  */
-export const resilience = lazy(() => import('./resilience/index.js'));
+export const recovery = lazy(() => import('./recovery/index.js'));
+
+/**
+ * The deprecated HTTP+SSE transport of 2024-11-05 (legacy-sse-session.ts):
+ * loaded only when a server refuses `initialize` and the transport falls back
+ * to it. It reads SSE, so it loads event-stream/ with it.
+ */
+export const legacySse = lazy(() => import('./legacy-sse-session.js'));

@@ -1,7 +1,7 @@
 import type { RequestId } from '../../protocol/jsonrpc.js';
 import type { SseCursor } from './event-stream/index.js';
-import { eventStream, resilience } from './on-demand.js';
-import type { BrokenPostStream } from './resilience/index.js';
+import { eventStream, recovery } from './on-demand.js';
+import type { BrokenPostStream } from './recovery/index.js';
 
 /** A POST's SSE answer: what reading it, and resuming it if it breaks, needs of the transport. */
 export interface PostStream extends Omit<BrokenPostStream, 'cursor' | 'broken'> {
@@ -11,7 +11,7 @@ export interface PostStream extends Omit<BrokenPostStream, 'cursor' | 'broken'> 
 
 /**
  * Reads a POST's SSE stream (`body`) until the response to `stream.requestId`
- * arrives. A stream that breaks or ends first is resumed (resilience/, loaded
+ * arrives. A stream that breaks or ends first is resumed (recovery/, loaded
  * then); a call that cannot complete fails alone, through `report`, unless its
  * signal already ended it. Never rejects.
  */
@@ -31,7 +31,7 @@ export async function readPostStream(body: ReadableStream<Uint8Array> | null, st
     : undefined;
   if (cursor.answered || signal.aborted) return;
   try {
-    const { resumePostStream } = await resilience();
+    const { resumePostStream } = await recovery();
     await resumePostStream({ ...stream, cursor, broken });
   } catch (error) {
     // An aborted call already has its answer.

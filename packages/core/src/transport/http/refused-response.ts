@@ -1,7 +1,7 @@
 import { HttpError } from '../../errors/http-error.js';
 import type { RequestId } from '../../protocol/jsonrpc.js';
 import { contentType } from '../../util/read-body.js';
-import { answers } from './answers.js';
+import { answers } from './json-answer.js';
 
 /*
  * What a response with a status that is not a success means: the JSON-RPC

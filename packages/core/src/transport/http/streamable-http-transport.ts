@@ -11,11 +11,11 @@ import type { SendOptions, SessionInfo, Transport, TransportEvent, TransportHook
 import type { EventStreamTarget } from './event-stream/index.js';
 import { HttpRequester } from './http-requester.js';
 import { jsonAnswer } from './json-answer.js';
-import { resilience } from './on-demand.js';
+import type { LegacySseSession } from './legacy-sse-session.js';
+import { legacySse, recovery } from './on-demand.js';
 import { DEFAULT_CLOSE_TIMEOUT, DEFAULT_MAX_MESSAGE_BYTES, type StreamableHttpTransportOptions } from './options.js';
 import { readPostStream } from './post-stream.js';
 import { refusal } from './refused-response.js';
-import type { LegacySseSession } from './resilience/index.js';
 
 /** What a send carries once it has the signal that ends it. */
 type SignalledSend = SendOptions & { readonly signal: AbortSignal };
@@ -151,7 +151,7 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
     });
     // Its failure is the runner's to handle; until the runner awaits it, it is not unhandled.
     first.catch(() => {});
-    void resilience().then(
+    void recovery().then(
       ({ runStandaloneStream }) =>
         runStandaloneStream({
           http: this.#http,
@@ -261,7 +261,7 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
    * HTTP+SSE transport, and every later message goes through its session.
    */
   async #fallBack(response: Response, message: JsonRpcMessage, options: SignalledSend): Promise<void> {
-    const { LegacySseSession } = await resilience().catch(async (error: unknown) => {
+    const { LegacySseSession } = await legacySse().catch(async (error: unknown) => {
       await discard(response);
       throw error;
     });

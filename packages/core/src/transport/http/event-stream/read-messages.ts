@@ -2,7 +2,7 @@ import { ProtocolError } from '../../../errors/protocol-error.js';
 import type { RequestId } from '../../../protocol/jsonrpc.js';
 import type { MessageQueue } from '../../message-queue.js';
 import type { TransportEvent } from '../../transport.js';
-import { answers } from '../answers.js';
+import { answers } from '../json-answer.js';
 import { readSse } from './sse-events.js';
 
 /** Where a transport's SSE bodies deliver their messages, and what bounds them. */

@@ -6,8 +6,8 @@ import { useClients, useHttpServers } from './harness.js';
 const servers = useHttpServers();
 const open = useClients();
 
-describe('the resilience module, loaded on demand', () => {
-  it('fails each call that needs the resilience module while it cannot load, and loads it for the next', async () => {
+describe('the recovery module, loaded on demand', () => {
+  it('fails each call that needs the recovery module while it cannot load, and loads it for the next', async () => {
     const scenario = await servers.scenario({
       inner: 'resumable',
       rules: [
@@ -17,8 +17,8 @@ describe('the resilience module, loaded on demand', () => {
       ],
     });
     const { client } = await open(scenario.mcp, { transport: { standaloneStream: false } });
-    // Resuming a broken stream and the retry policy after a 503 both live in resilience/.
-    const load = failLoadsOf('resilience/index.js');
+    // Resuming a broken stream and the retry policy after a 503 both live in recovery/.
+    const load = failLoadsOf('transport/http/recovery/index.js');
     const cut = await client.callTool('echo', { text: 'first' }).catch((caught: unknown) => caught);
     const refused = await client.callTool('add', { a: 1, b: 2 }).catch((caught: unknown) => caught);
     load.restore();

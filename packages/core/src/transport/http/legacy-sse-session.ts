@@ -1,17 +1,18 @@
-import { ProtocolError } from '../../../errors/protocol-error.js';
-import { TransportError } from '../../../errors/transport-error.js';
-import type { JsonRpcMessage } from '../../../protocol/jsonrpc.js';
-import { discard } from '../../../util/read-body.js';
-import type { SendOptions } from '../../transport.js';
-import { type EventStreamTarget, readMessages, type SseEvent } from '../event-stream/index.js';
-import type { Requester } from '../http-request.js';
-import { httpError } from '../refused-response.js';
+import { ProtocolError } from '../../errors/protocol-error.js';
+import { TransportError } from '../../errors/transport-error.js';
+import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
+import { discard } from '../../util/read-body.js';
+import type { SendOptions } from '../transport.js';
+import { type EventStreamTarget, readMessages, type SseEvent } from './event-stream/index.js';
+import type { Requester } from './http-request.js';
+import { httpError } from './refused-response.js';
 
 /**
  * The deprecated HTTP+SSE transport of 2024-11-05, used only as a fallback: a GET
  * opens the event stream, whose first `endpoint` event names the URL to POST
  * every message to; every server message arrives on the stream. Auth headers go
- * on the GET and on every POST. Loaded on demand, when a server refuses `initialize`.
+ * on the GET and on every POST. An on-demand module of its own (on-demand.ts),
+ * loaded only when a server refuses `initialize`.
  */
 export class LegacySseSession {
   readonly #http: Requester;
