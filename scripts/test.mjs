@@ -4,7 +4,7 @@
 // `N passed, M failed` line.
 import { repoRoot } from './lib/repo-root.mjs';
 import { captureCommand } from './lib/run-command.mjs';
-import { schedule } from './test/schedule.mjs';
+import { jobsFrom, schedule } from './test/schedule.mjs';
 import { steps } from './test/steps.mjs';
 
 process.chdir(repoRoot);
@@ -17,13 +17,11 @@ const STEP_MS = 20 * 60_000;
  * How many steps run at once (MCP_TEST_JOBS, 1 to 8; default 3). Most steps wait on
  * sockets, timers and child processes more than on a CPU, so three keep two cores busy.
  */
-const JOBS = jobsFrom(process.env.MCP_TEST_JOBS);
-
-function jobsFrom(value) {
-  if (value === undefined || value === '') return 3;
-  const jobs = Number(value);
-  if (Number.isInteger(jobs) && jobs >= 1 && jobs <= 8) return jobs;
-  console.error(`MCP_TEST_JOBS must be a whole number from 1 to 8, not ${JSON.stringify(value)}`);
+let JOBS;
+try {
+  JOBS = jobsFrom(process.env.MCP_TEST_JOBS);
+} catch (error) {
+  console.error(error.message);
   process.exit(2);
 }
 

@@ -10,3 +10,7 @@ export function schedule<Step extends ScheduledStep, Outcome>(
   jobs: number,
   run: (step: Step) => Promise<Outcome>,
 ): Promise<Outcome[]>;
+
+export const DEFAULT_JOBS: number;
+export const MAX_JOBS: number;
+export function jobsFrom(value: string | undefined): number;

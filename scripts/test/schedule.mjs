@@ -3,6 +3,19 @@
  * allows. `npm test` (scripts/test.mjs) uses it for its steps.
  */
 
+/** How many steps `npm test` runs at once when MCP_TEST_JOBS does not say. */
+export const DEFAULT_JOBS = 3;
+/** The most MCP_TEST_JOBS may ask for. */
+export const MAX_JOBS = 8;
+
+/** The job count MCP_TEST_JOBS (`value`) asks for: {@link DEFAULT_JOBS} when unset; a RangeError unless 1 to {@link MAX_JOBS}. */
+export function jobsFrom(value) {
+  if (value === undefined || value === '') return DEFAULT_JOBS;
+  const jobs = Number(value);
+  if (Number.isInteger(jobs) && jobs >= 1 && jobs <= MAX_JOBS) return jobs;
+  throw new RangeError(`MCP_TEST_JOBS must be a whole number from 1 to ${MAX_JOBS}, not ${JSON.stringify(value)}`);
+}
+
 /**
  * Runs `steps` with at most `jobs` of them under way, and resolves with each
  * step's outcome in list order. A step starts once every step named in its

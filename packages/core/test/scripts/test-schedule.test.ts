@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { schedule } from '../../../../scripts/test/schedule.mjs';
+import { DEFAULT_JOBS, jobsFrom, MAX_JOBS, schedule } from '../../../../scripts/test/schedule.mjs';
 
 interface Step {
   name: string;
@@ -96,5 +96,18 @@ describe('npm test: the step schedule', () => {
     await expect(schedule([{ name: 'a' }, { name: 'a' }], 2, run)).rejects.toThrow('two steps have the same name');
     await expect(schedule([{ name: 'a' }], 0, run)).rejects.toThrow(RangeError);
     await expect(schedule([{ name: 'a' }], 1.5, run)).rejects.toThrow(RangeError);
+  });
+
+  it('takes MCP_TEST_JOBS from 1 to 8, 3 when unset, and refuses anything else', () => {
+    expect([DEFAULT_JOBS, MAX_JOBS]).toEqual([3, 8]);
+    expect(jobsFrom(undefined)).toBe(3);
+    expect(jobsFrom('')).toBe(3);
+    expect(jobsFrom('1')).toBe(1);
+    expect(jobsFrom('8')).toBe(8);
+    for (const jobs of ['0', '9', '2.5', '-1', 'three', 'Infinity']) {
+      expect(() => jobsFrom(jobs)).toThrow(
+        new RangeError(`MCP_TEST_JOBS must be a whole number from 1 to 8, not "${jobs}"`),
+      );
+    }
   });
 });
