@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // `npm test` / `pnpm test`: sets up a fresh clone (pnpm, packages, Chromium), builds,
-// then runs every check and test runner, and ends with one `N passed, M failed` line.
+// then runs every check and test runner, a few at a time, and ends with one
+// `N passed, M failed` line.
 import { repoRoot } from './lib/repo-root.mjs';
-import { runCommand } from './lib/run-command.mjs';
+import { captureCommand } from './lib/run-command.mjs';
+import { jobsFrom, schedule } from './test/schedule.mjs';
 import { steps } from './test/steps.mjs';
 
 process.chdir(repoRoot);
@@ -11,43 +13,74 @@ process.chdir(repoRoot);
 const BUDGET_MS = 60 * 60_000;
 /** No single step may take longer than this. */
 const STEP_MS = 20 * 60_000;
+/**
+ * How many steps run at once (MCP_TEST_JOBS, 1 to 8; default 3). Most steps wait on
+ * sockets, timers and child processes more than on a CPU, so three keep two cores busy.
+ */
+let JOBS;
+try {
+  JOBS = jobsFrom(process.env.MCP_TEST_JOBS);
+} catch (error) {
+  console.error(error.message);
+  process.exit(2);
+}
 
 const seconds = (start) => `${((performance.now() - start) / 1000).toFixed(1)}s`;
 
-/** Runs one step and returns its counts; a setup step may hand back a new environment. */
-async function runStep(step, env, timeoutMs) {
+const labelOf = (step) => (step.kind === 'setup' ? step.name : `${step.name}: ${step.command} ${step.args.join(' ')}`);
+
+/**
+ * Runs one step and returns its counts. A setup step shows its output as it goes and
+ * may hand back a new environment for the steps after it; any other step's output is
+ * held and printed whole, under its header, when it ends, so steps running at once
+ * do not interleave.
+ */
+async function runStep(step, timeoutMs) {
   if (step.kind === 'setup') {
+    console.log(`\n=== ${labelOf(step)}`);
     const result = await step.prepare(env, { timeoutMs });
-    return { env: result.env, passed: 0, failed: result.ok ? 0 : 1 };
+    env = result.env;
+    return { passed: 0, failed: result.ok ? 0 : 1 };
   }
-  step.before?.();
-  const code = await runCommand(step.command, step.args, { env: { ...env, ...step.env }, timeoutMs });
-  if (step.kind === 'runner') return { env, ...step.count(code) };
-  return { env, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 };
+  console.log(`--- ${step.name} started`);
+  let code;
+  let output;
+  try {
+    step.before?.();
+    ({ code, output } = await captureCommand(step.command, step.args, { env: { ...env, ...step.env }, timeoutMs }));
+  } catch (error) {
+    code = 1;
+    output = String(error?.stack ?? error);
+  }
+  console.log(`\n=== ${labelOf(step)}`);
+  if (output !== '') process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+  if (step.kind === 'runner') return step.count(code);
+  return { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 };
 }
 
-let env = { ...process.env };
-const results = [];
-const started = performance.now();
-for (const step of steps) {
-  const label = step.kind === 'setup' ? step.name : `${step.name}: ${step.command} ${step.args.join(' ')}`;
-  console.log(`\n=== ${label}`);
+/** Runs `step` within what is left of the budget and prints its result line; never rejects. */
+async function runWithinBudget(step) {
   const start = performance.now();
+  const remaining = BUDGET_MS - (start - started);
   let outcome;
-  const remaining = BUDGET_MS - (performance.now() - started);
   try {
     if (remaining <= 0) throw new Error(`not run: the ${BUDGET_MS / 60_000} min budget is spent`);
-    outcome = await runStep(step, env, Math.min(STEP_MS, remaining));
+    outcome = await runStep(step, Math.min(STEP_MS, remaining));
   } catch (error) {
+    console.error(`\n=== ${labelOf(step)}`);
     console.error(error);
-    outcome = { env, passed: 0, failed: 1 };
+    outcome = { passed: 0, failed: 1 };
   }
-  env = outcome.env;
   const status = outcome.failed > 0 ? 'FAILED' : 'ok';
   const counts = step.kind === 'runner' ? ` (${outcome.passed} passed, ${outcome.failed} failed)` : '';
   console.log(`=== ${step.name} ${status}${counts} in ${seconds(start)}`);
-  results.push({ name: step.name, took: seconds(start), ...outcome });
+  return { name: step.name, took: seconds(start), ...outcome };
 }
+
+let env = { ...process.env };
+const started = performance.now();
+console.log(`npm test: ${steps.length} steps, ${JOBS} at a time (MCP_TEST_JOBS)`);
+const results = await schedule(steps, JOBS, runWithinBudget);
 
 const passed = results.reduce((sum, r) => sum + r.passed, 0);
 const failed = results.reduce((sum, r) => sum + r.failed, 0);

@@ -16,16 +16,31 @@ const SPEC_COVERAGE_JSON = `${REPORTS}/spec-coverage.json`;
 const PACK_CHECK_JSON = `${REPORTS}/pack-check.json`;
 const UNHANDLED_JSON = `${REPORTS}/unhandled-errors-fail.json`;
 
+/** What most steps wait for: the packages built (everything before the build waits for the install). */
+const BUILT = ['build'];
+/** What a step that reads only sources waits for. */
+const INSTALLED = ['install'];
+
 /**
  * Each step is one of:
  * - `setup`: prepares the machine; counted only when it fails.
  * - `check`: one pass/fail check (lint, typecheck, build).
  * - `runner`: a test runner; `count(exitCode)` reads its own report for the totals.
+ * Steps run a few at a time (scripts/test/schedule.mjs): each names in `after` the
+ * steps it needs done first (a failed one counts as done), and in `shares` what it
+ * must not use while another step does (a folder both write, a port both take).
  * Adding a runner is one line in `steps` below.
  */
-const setup = (name, prepare) => ({ kind: 'setup', name, prepare });
-const check = (name, args) => ({ kind: 'check', name, command: 'pnpm', args });
-const runner = (name, args, count, { env = {}, before } = {}) => ({
+const setup = (name, prepare, { after = [] } = {}) => ({ kind: 'setup', name, prepare, after, shares: [] });
+const check = (name, args, { after = BUILT, shares = [] } = {}) => ({
+  kind: 'check',
+  name,
+  command: 'pnpm',
+  args,
+  after,
+  shares,
+});
+const runner = (name, args, count, { env = {}, before, after = BUILT, shares = [] } = {}) => ({
   kind: 'runner',
   name,
   command: 'pnpm',
@@ -33,6 +48,8 @@ const runner = (name, args, count, { env = {}, before } = {}) => ({
   count,
   env,
   before,
+  after,
+  shares,
 });
 
 function readJson(file) {
@@ -145,19 +162,27 @@ const fresh = (file) => () => {
   rmSync(file, { force: true });
 };
 
-/** Everything `npm test` runs, in order. Every step runs even if an earlier one failed. */
+/**
+ * Everything `npm test` runs. The order is the priority: among the steps that may start,
+ * the earliest in the list does, so the long runners go first. Every step runs even if
+ * an earlier one failed.
+ */
 export const steps = [
   setup('pnpm', ensurePnpm),
-  setup('install', ensureInstalled),
-  check('build', ['-r', '--no-bail', '--filter', './packages/**', 'build']),
-  check('lint', ['exec', 'biome', 'check', '.']),
-  check('typecheck', ['-r', '--no-bail', '--filter', './packages/**', 'typecheck']),
-  check('typecheck-tools', ['exec', 'tsc', '--noEmit', '-p', 'e2e']),
-  check('typecheck-runtimes', ['exec', 'tsc', '--noEmit', '-p', 'runtimes']),
-  check('typecheck-conformance', ['exec', 'tsc', '--noEmit', '-p', 'conformance']),
-  check('typecheck-examples', ['-r', '--no-bail', '--filter', './examples/**', 'typecheck']),
+  setup('install', ensureInstalled, { after: ['pnpm'] }),
+  check('build', ['-r', '--no-bail', '--filter', './packages/**', 'build'], { after: INSTALLED }),
+  runner(
+    'vitest',
+    ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`],
+    countVitest(VITEST_JSON),
+    { before: fresh(VITEST_JSON) },
+  ),
+  check('lint', ['exec', 'biome', 'check', '.'], { after: INSTALLED }),
   // The API reference (typedoc.json): fails on an undocumented public export or a broken link.
-  check('docs', ['run', 'docs']),
+  check('docs', ['run', 'docs'], { after: INSTALLED }),
+  // Every TypeScript project at once (tsconfig.json's references): the packages with their tests,
+  // e2e and the scripts, runtimes, conformance and the examples. e2e reads the built declarations.
+  check('typecheck', ['exec', 'tsc', '-b']),
   // Every TypeScript and JavaScript snippet in the README, docs/ and the packages' and examples' READMEs
   // type-checks against the packages' sources; those marked runnable run against the test servers (needs the build).
   check('snippets', ['exec', 'node', 'scripts/docs/check-snippets.mjs']),
@@ -166,18 +191,13 @@ export const steps = [
     'spec-coverage',
     ['exec', 'node', 'scripts/spec-coverage.mjs', '--json', SPEC_COVERAGE_JSON],
     countReport(SPEC_COVERAGE_JSON),
-    { before: fresh(SPEC_COVERAGE_JSON) },
+    { before: fresh(SPEC_COVERAGE_JSON), after: INSTALLED },
   ),
-  runner(
-    'vitest',
-    ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`],
-    countVitest(VITEST_JSON),
-    { before: fresh(VITEST_JSON) },
-  ),
-  setup('chromium', ensureChromium),
+  setup('chromium', ensureChromium, { after: INSTALLED }),
   runner('playwright', ['exec', 'playwright', 'test', '--reporter=list,json'], countPlaywright(PLAYWRIGHT_JSON), {
     env: { PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON },
     before: fresh(PLAYWRIGHT_JSON),
+    after: [...BUILT, 'chromium'],
   }),
   // The shared end-to-end scenarios (runtimes/scenarios.js) in the other runtimes; Node runs them in vitest.
   runner(
@@ -246,14 +266,16 @@ export const steps = [
     { before: fresh(PACK_CHECK_JSON) },
   ),
   // The official MCP conformance suite's client scenarios (requirement sets 2025-11-25, 2026-07-28, suite all).
+  // conformance/run.mjs empties .tmp/conformance when it starts, so the two steps that run it take turns.
   runner('conformance', ['run', 'conformance', '--json', CONFORMANCE_JSON], countConformance(CONFORMANCE_JSON), {
     before: fresh(CONFORMANCE_JSON),
+    shares: ['.tmp/conformance'],
   }),
   // Each runner above, on a fixture that leaves an unhandled rejection or throws from a timer, must fail.
   runner(
     'unhandled-errors-fail',
     ['exec', 'node', 'scripts/test/unhandled-errors-fail.mjs', '--json', UNHANDLED_JSON],
     countReport(UNHANDLED_JSON),
-    { before: fresh(UNHANDLED_JSON) },
+    { before: fresh(UNHANDLED_JSON), after: [...BUILT, 'chromium'], shares: ['.tmp/conformance'] },
   ),
 ];

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { NetworkError, StreamableHttpTransport } from '../../../src/index.js';
 import { countingFetch } from './counting-fetch.js';
 import { useClients, useHttpServers } from './harness.js';
@@ -17,6 +17,40 @@ async function firstCallMeets(action: FaultAction, method = 'tools/call') {
   return { scenario, ...connected };
 }
 
+/** Lets real I/O run, the fake clock standing still, until `done()` holds; fails after 5 s of real time. */
+async function whileTheClockStands(done: () => boolean): Promise<void> {
+  const deadline = performance.now() + 5000;
+  while (!done()) {
+    if (performance.now() > deadline) throw new Error('not within 5 s with the fake clock standing still');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** Moves the fake clock 999 ms and lets real I/O run a while: a wait of a second is not over yet. */
+async function justShortOfASecond(): Promise<void> {
+  await vi.advanceTimersByTimeAsync(999);
+  for (let turn = 0; turn < 50; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** `promise`, and whether it has settled yet (a rejection stays for the test to await). */
+function settling<T>(promise: Promise<T>): { promise: Promise<T>; readonly settled: boolean } {
+  let settled = false;
+  promise.then(
+    () => {
+      settled = true;
+    },
+    () => {
+      settled = true;
+    },
+  );
+  return {
+    promise,
+    get settled() {
+      return settled;
+    },
+  };
+}
+
 describe('retried responses', () => {
   it('retries a 503 and the tool runs exactly once', async () => {
     const { scenario, client } = await firstCallMeets({ type: 'status', status: 503 });
@@ -27,14 +61,24 @@ describe('retried responses', () => {
   });
 
   it('waits Retry-After in seconds on 429, then succeeds with one execution', async () => {
-    const { scenario, client } = await firstCallMeets({
+    const { scenario, client, calls } = await firstCallMeets({
       type: 'status',
       status: 429,
       headers: { 'retry-after': '1' },
     });
-    const started = performance.now();
-    expect((await client.callTool('echo', { text: 'later' })).text).toBe('later');
-    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+    // The client waits out Retry-After on fake time; the server and the sockets stay real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const later = settling(client.callTool('echo', { text: 'later' }));
+      await whileTheClockStands(() => calls.some((call) => call.status === 429));
+      await justShortOfASecond();
+      expect(later.settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1001);
+      await whileTheClockStands(() => later.settled);
+      expect((await later.promise).text).toBe('later');
+    } finally {
+      vi.useRealTimers();
+    }
     const stats = await scenario.stats();
     expect(stats.methods['tools/call']).toBe(2);
     expect(stats.executions).toBe(1);
@@ -128,31 +172,48 @@ describe('backoff', () => {
         },
       ],
     });
-    const { client } = await open(scenario.mcp, { transport: { retry, standaloneStream: false } });
-    const started = performance.now();
-    const waiting = client.callTool('add', { a: 1, b: 1 }).then(() => performance.now() - started);
-    const quick = await client.callTool('echo', { text: 'quick' });
-    const quickMs = performance.now() - started;
-    expect(quick.text).toBe('quick');
-    expect(quickMs).toBeLessThan(500);
-    expect(await waiting).toBeGreaterThanOrEqual(950);
+    const { client, calls } = await open(scenario.mcp, { transport: { retry, standaloneStream: false } });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const waiting = settling(client.callTool('add', { a: 1, b: 1 }));
+      await whileTheClockStands(() => calls.some((call) => call.status === 429));
+      // The other call is answered with the clock standing still, inside the Retry-After second.
+      const quick = settling(client.callTool('echo', { text: 'quick' }));
+      await whileTheClockStands(() => quick.settled);
+      expect((await quick.promise).text).toBe('quick');
+      await justShortOfASecond();
+      expect(waiting.settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1001);
+      await whileTheClockStands(() => waiting.settled);
+      await waiting.promise;
+    } finally {
+      vi.useRealTimers();
+    }
     expect((await scenario.stats()).executions).toBe(2);
   });
 
   it('rejects promptly with AbortError when the call is aborted during backoff', async () => {
-    const { scenario, client } = await firstCallMeets({
+    const { scenario, client, calls } = await firstCallMeets({
       type: 'status',
       status: 429,
       headers: { 'retry-after': '1' },
     });
-    const controller = new AbortController();
-    const call = client.callTool('echo', { text: 'x' }, { signal: controller.signal });
-    const started = performance.now();
-    setTimeout(() => controller.abort(), 100);
-    await expect(call).rejects.toMatchObject({ name: 'AbortError' });
-    expect(performance.now() - started).toBeLessThan(400);
-    // Past the Retry-After: the aborted call was not sent again.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // The client waits out Retry-After on fake time; the server and the sockets stay real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const controller = new AbortController();
+      const call = settling(client.callTool('echo', { text: 'x' }, { signal: controller.signal }));
+      await whileTheClockStands(() => calls.some((call) => call.status === 429));
+      await vi.advanceTimersByTimeAsync(100);
+      controller.abort();
+      // With the clock still 900 ms short of the Retry-After: the wait ends with the abort.
+      await whileTheClockStands(() => call.settled);
+      await expect(call.promise).rejects.toMatchObject({ name: 'AbortError' });
+      // Past the Retry-After: the aborted call was not sent again.
+      await vi.advanceTimersByTimeAsync(2000);
+    } finally {
+      vi.useRealTimers();
+    }
     const stats = await scenario.stats();
     expect(stats.methods['tools/call']).toBe(1);
     expect(stats.executions).toBe(0);
