@@ -93,7 +93,12 @@ describe('built entry points', () => {
       expect(Object.keys(transport).sort(), subpath).toEqual([
         'MAX_TIMER',
         'MessageQueue',
+        'excerpt',
+        'isRequestId',
+        'jsonExcerpt',
+        'messageOf',
         'timerDelay',
+        'toErrorObject',
         'transportHooks',
       ]);
       expect(transport.MessageQueue, subpath).toBe(core.MessageQueue);
