@@ -11,6 +11,7 @@
 export { toErrorObject } from '../errors/to-error-object.js';
 export { isRequestId, type JsonRpcMessage, type RequestId } from '../protocol/jsonrpc.js';
 export { excerpt, jsonExcerpt } from '../util/excerpt.js';
+export { isLoopback } from '../util/loopback.js';
 export { messageOf } from '../util/message-of.js';
 export { type DelayBounds, MAX_TIMER, timerDelay } from '../util/timers.js';
 export type { AuthProvider, AuthRequest } from './auth-provider.js';
