@@ -1,4 +1,5 @@
 import type { Tool } from '@mcp/core';
+import { excerpt } from '@mcp/core/transport';
 
 /** Longest tool name the providers take (OpenAI, Anthropic and Gemini all stop at 64). */
 export const MAX_TOOL_NAME_LENGTH = 64;
@@ -78,7 +79,7 @@ export function checkSourceNames(names: readonly string[], what: string): void {
 
 /** A server's tool name for a message: quoted, and cut past 100 characters. */
 export function quotedName(name: string): string {
-  return JSON.stringify(name.length > 100 ? `${name.slice(0, 100)}…` : name);
+  return JSON.stringify(excerpt(name, 100));
 }
 
 /**

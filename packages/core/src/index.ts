@@ -5,8 +5,6 @@
  *
  * @module @mcp/core
  */
-import { MessageQueue as TransportMessageQueue } from './transport/message-queue.js';
-
 export { type McpTool, mcpTools } from './ai/mcp-tools.js';
 export type { ClientCredentials, TokenEndpointAuthMethod } from './auth/client-credentials.js';
 export type { DpopOptions } from './auth/dpop.js';
@@ -51,6 +49,7 @@ export type {
 } from './client/options.js';
 export type {
   Completion,
+  CompletionRequest,
   PromptMessageResult,
   PromptPart,
   PromptResult,
@@ -114,10 +113,5 @@ export type {
 } from './transport/http/options.js';
 export { StreamableHttpTransport } from './transport/http/streamable-http-transport.js';
 export { MemoryTransport } from './transport/memory-transport.js';
-/** @deprecated Import it from `@mcp/core/transport`, with the rest of the transport contract. */
-export const MessageQueue: typeof TransportMessageQueue = TransportMessageQueue;
-/** @deprecated Import it from `@mcp/core/transport`, with the rest of the transport contract. */
-export type MessageQueue<T> = TransportMessageQueue<T>;
 export type { SendOptions, SessionInfo, Transport, TransportEvent, TransportHooks } from './transport/transport.js';
 export type { AddressClass } from './util/address-class.js';
-export { isLoopback } from './util/loopback.js';

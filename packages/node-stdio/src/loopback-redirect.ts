@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { AuthError, isLoopback } from '@mcp/core';
+import { AuthError } from '@mcp/core';
+import { isLoopback } from '@mcp/core/transport';
 
 /*
  * Any local process can connect to the listener, so it holds no connection

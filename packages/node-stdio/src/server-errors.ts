@@ -1,4 +1,5 @@
 import { LimitError, ProtocolError, TransportError } from '@mcp/core';
+import { excerpt } from '@mcp/core/transport';
 
 /** How the child process ended: an exit code, or the signal that killed it. */
 export interface ExitStatus {
@@ -42,10 +43,10 @@ export function oversizedError(label: string, maxBytes: number): LimitError {
 
 /** A stdout line that is not JSON: reported, skipped, and the connection goes on. */
 export function notJsonError(label: string, line: string, cause: unknown): ProtocolError {
-  const excerpt = line.length > EXCERPT_CHARS ? `${line.slice(0, EXCERPT_CHARS)}…` : line;
+  const shown = excerpt(line, EXCERPT_CHARS);
   // No `received`: the line may be megabytes, and the excerpt in the message identifies it.
   return new ProtocolError(
-    `mcp server "${label}" wrote a line that is not JSON: ${JSON.stringify(excerpt)}`,
+    `mcp server "${label}" wrote a line that is not JSON: ${JSON.stringify(shown)}`,
     {},
     { cause },
   );

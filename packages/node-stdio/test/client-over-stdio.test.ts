@@ -132,7 +132,10 @@ describe('a connected client (shared server)', () => {
   });
 
   it('completes prompt arguments by prefix', async () => {
-    const completion = await shared.client.complete({ type: 'ref/prompt', name: 'greeting' }, 'name', 'al');
+    const completion = await shared.client.complete({
+      ref: { type: 'ref/prompt', name: 'greeting' },
+      argument: { name: 'name', value: 'al' },
+    });
     expect(completion.values).toEqual(['alice', 'alex']);
     expect(completion.hasMore).toBe(false);
   });
@@ -159,7 +162,7 @@ describe('capability gating', () => {
       server.client.readResource('test://static/text/1'),
       server.client.listPrompts(),
       server.client.getPrompt('greeting'),
-      server.client.complete({ type: 'ref/prompt', name: 'greeting' }, 'name', 'a'),
+      server.client.complete({ ref: { type: 'ref/prompt', name: 'greeting' }, argument: { name: 'name', value: 'a' } }),
       server.client.setLoggingLevel('debug'),
       server.client.subscribeResource('test://static/text/1'),
     ];

@@ -1,6 +1,7 @@
 import { createFetch, FetchError, type FetchResponse } from 'ofetch';
 import { AuthError, type AuthErrorCode } from '../errors/auth-error.js';
 import { LimitError } from '../errors/limit-error.js';
+import { messageOf } from '../util/message-of.js';
 import { discard, readBodyText } from '../util/read-body.js';
 import { isRedirect } from './secure-endpoint.js';
 
@@ -85,11 +86,9 @@ export async function oauthFetch(settings: OAuthFetchSettings, request: OAuthFet
     if (isRefusal(error)) throw error;
     if (error instanceof FetchError && error.response) return answer(error.response);
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-    throw new AuthError(
-      request.failure,
-      `${request.what} ${request.url.href} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
-      { cause: error },
-    );
+    throw new AuthError(request.failure, `${request.what} ${request.url.href} failed: ${messageOf(cause)}`, {
+      cause: error,
+    });
   }
 }
 

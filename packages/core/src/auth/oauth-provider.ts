@@ -3,23 +3,22 @@ import { AuthError } from '../errors/auth-error.js';
 import { LimitError } from '../errors/limit-error.js';
 import type { AuthProvider, AuthRequest } from '../transport/auth-provider.js';
 import { isLoopback } from '../util/loopback.js';
-import type { ClientCredentials } from './client-credentials.js';
 import { discoverAuthorizationServer, discoverResource } from './discovery.js';
-import { DpopSession } from './dpop.js';
+import { DpopPolicy } from './dpop-policy.js';
 import { redeemCode, stateOf } from './grants/authorization-code.js';
 import type { GrantContext } from './grants/grant-handler.js';
 import { assertIssuerAllowed, chooseIssuer, grantClient, handlerFor } from './grants/index.js';
-import { fetchOf, OAuthHttp } from './oauth-http.js';
+import { OAuthHttp } from './oauth-http.js';
 import type { OAuthOptions } from './options.js';
 import { PendingAuthorizations } from './pending-authorizations.js';
 import { assertRedirectUri } from './redirect-uri.js';
 import { findClient, resolveClient } from './registration.js';
-import type { AuthorizationServerMetadata, ProtectedResourceMetadata, TokenResponse } from './schemas.js';
+import type { AuthorizationServerMetadata, TokenResponse } from './schemas.js';
 import { selectScope } from './scope.js';
 import { endpointKey, type ServerBinding, ServerBindings } from './server-bindings.js';
 import { MemoryOAuthStore, type OAuthStore, storeKeys } from './store.js';
 import { StoredKeys } from './stored-keys.js';
-import { requestToken, type TokenEndpointContext } from './token-endpoint.js';
+import { requestToken } from './token-endpoint.js';
 import { isExpired, type StoredTokens, StoredTokensSchema, toStoredTokens } from './tokens.js';
 import { type AuthChallenge, authChallenge } from './www-authenticate.js';
 
@@ -60,12 +59,8 @@ export class OAuthProvider implements AuthProvider {
    */
   readonly #sent = new WeakMap<AuthRequest, { readonly server: ServerFlow; readonly generation: number }>();
   #identity = 0;
-  /** The DPoP key and nonces, made on first use (RFC 9449). */
-  #dpop: DpopSession | undefined;
-  /** Which nonce each attempt's DPoP proof carried (undefined: none), to tell a new nonce from a spent one. */
-  readonly #proved = new WeakMap<AuthRequest, string | undefined>();
-  /** Issuers whose resource servers asked for DPoP-bound tokens. */
-  readonly #dpopDemanded = new Set<string>();
+  /** When tokens are DPoP-bound, and the proofs and nonces that go with them. */
+  readonly #dpop: DpopPolicy;
 
   /** A provider for the transport's `auth` option; nothing is fetched until a server asks for authorization. */
   constructor(options: OAuthOptions = {}) {
@@ -85,6 +80,7 @@ export class OAuthProvider implements AuthProvider {
     this.#keys = new StoredKeys(this.#store);
     this.#bindings = new ServerBindings(this.#store, this.#keys);
     this.#pending = new PendingAuthorizations(this.#store, this.#keys);
+    this.#dpop = new DpopPolicy(options);
   }
 
   /**
@@ -111,15 +107,7 @@ export class OAuthProvider implements AuthProvider {
       tokens = await this.#tokens(binding);
     }
     this.#sent.set(request, { server: this.#serverFlow(request.url, binding), generation });
-    if (!tokens) return {};
-    if (tokens.token_type.toLowerCase() !== 'dpop') return { authorization: `Bearer ${tokens.access_token}` };
-    // RFC 9449 §7.1: the DPoP scheme, with a fresh proof bound to this method, URL and token.
-    const dpop = this.#dpopSession();
-    this.#proved.set(request, dpop.nonceFor(request.url));
-    return {
-      authorization: `DPoP ${tokens.access_token}`,
-      dpop: await dpop.proof(request.method, request.url, tokens.access_token),
-    };
+    return tokens ? this.#dpop.headers(request, tokens) : {};
   }
 
   /**
@@ -131,7 +119,7 @@ export class OAuthProvider implements AuthProvider {
    * with a `LimitError` naming `maxAttempts`.
    */
   async onResponse(response: Response, request: AuthRequest): Promise<'retry' | 'done'> {
-    const nonce = this.#dpop?.observe(response, request.url);
+    const nonce = this.#dpop.observe(response, request);
     const sent = this.#sent.get(request);
     if (response.status !== 401 && response.status !== 403) {
       if (response.ok) (sent?.server ?? (await this.#serverOf(request.url))).attempts = 0;
@@ -141,15 +129,7 @@ export class OAuthProvider implements AuthProvider {
     const server = await this.#serverOf(request.url);
     const challenge = authChallenge(response.headers.get('www-authenticate'));
     if (response.status === 403 && challenge?.error !== 'insufficient_scope') return 'done';
-    // RFC 9449 §9: the resource server wants its nonce in the proof; resend once it is a new one.
-    if (
-      challenge?.error === 'use_dpop_nonce' &&
-      this.#proved.has(request) &&
-      nonce !== undefined &&
-      nonce !== this.#proved.get(request)
-    ) {
-      return 'retry';
-    }
+    if (this.#dpop.wantsNewNonce(request, challenge, nonce)) return 'retry';
     // Tokens changed since this request left (another request's flow): just resend.
     if ((sent?.generation ?? -1) !== server.generation) return 'retry';
     if (server.flow) {
@@ -176,10 +156,9 @@ export class OAuthProvider implements AuthProvider {
     if (!client || client.client_id !== pending.clientId) {
       throw new AuthError('no_client', `the client that started the authorization with ${pending.issuer} is gone`);
     }
-    const dpop = this.#dpopFor(pending.metadata, this.#dpopDemanded.has(pending.issuer));
-    const response = await redeemCode(pending, callback, (params) =>
-      requestToken(this.#tokenContext(pending.metadata, client, http, dpop), params),
-    );
+    const dpop = this.#dpop.sessionFor(pending.metadata, pending.issuer);
+    const context = this.#dpop.tokenContext({ http, metadata: pending.metadata, client }, dpop);
+    const response = await redeemCode(pending, callback, (params) => requestToken(context, params));
     const known = await this.#bindings.get(serverUrl);
     const binding: ServerBinding = {
       serverUrl: serverUrl.href,
@@ -262,7 +241,7 @@ export class OAuthProvider implements AuthProvider {
     const metadata = await this.#metadataFor(issuer, info.legacy, http);
     const binding: ServerBinding = { serverUrl: serverUrl.href, issuer, resource: info.resource, legacy: info.legacy };
     await this.#bindings.set(binding);
-    if (demandsDpop(challenge, info.metadata)) this.#dpopDemanded.add(issuer);
+    this.#dpop.noteResource(issuer, challenge, info.metadata);
     const previous = await this.#tokens(binding);
 
     if (status === 401 && previous?.refresh_token && !asksForMore(challenge?.scope, previous.scope)) {
@@ -281,7 +260,7 @@ export class OAuthProvider implements AuthProvider {
       );
     }
     // Before registration: an AS that cannot take our proofs is refused up front.
-    const dpop = this.#dpopFor(metadata, this.#dpopDemanded.has(issuer));
+    const dpop = this.#dpop.sessionFor(metadata, issuer);
     const store = this.#store;
     const client =
       grantClient(grant, this.#options, issuer) ??
@@ -310,7 +289,7 @@ export class OAuthProvider implements AuthProvider {
       metadata,
       client,
       scope,
-      requestToken: (params) => requestToken(this.#tokenContext(metadata, client, http, dpop), params),
+      requestToken: (params) => requestToken(this.#dpop.tokenContext({ http, metadata, client }, dpop), params),
     };
     const response: TokenResponse = await handler.obtain(grant, context);
     await this.#save(binding, toStoredTokens(response, { clientId: client.client_id, requestedScope: scope }));
@@ -329,10 +308,9 @@ export class OAuthProvider implements AuthProvider {
     if (!client || client.client_id !== tokens.client_id) {
       throw new AuthError('no_client', `the client that obtained the tokens from ${binding.issuer} is gone`);
     }
-    // A DPoP-bound refresh token needs a proof from the same key (RFC 9449 §5).
-    const bound = tokens.token_type.toLowerCase() === 'dpop' || this.#dpopDemanded.has(binding.issuer);
     try {
-      const response = await requestToken(this.#tokenContext(metadata, client, http, this.#dpopFor(metadata, bound)), {
+      const dpop = this.#dpop.sessionFor(metadata, binding.issuer, tokens);
+      const response = await requestToken(this.#dpop.tokenContext({ http, metadata, client }, dpop), {
         grant_type: 'refresh_token',
         refresh_token: tokens.refresh_token,
         resource: binding.resource,
@@ -348,58 +326,6 @@ export class OAuthProvider implements AuthProvider {
       }
       throw error;
     }
-  }
-
-  /**
-   * The token request context for this AS and client. With DPoP, each attempt
-   * carries a fresh proof, every answer's `DPoP-Nonce` is kept, and a
-   * `use_dpop_nonce` refusal is tried once more with the nonce (RFC 9449 §5, §8).
-   */
-  #tokenContext(
-    metadata: AuthorizationServerMetadata,
-    client: ClientCredentials,
-    http: OAuthHttp,
-    dpop?: DpopSession,
-  ): TokenEndpointContext {
-    if (!dpop) return { http, metadata, client };
-    const fetchFn = fetchOf(this.#options.fetch);
-    return {
-      http: http.withFetch(async (input, init) => {
-        const response = await fetchFn(input, init);
-        dpop.observe(response, new URL(input instanceof Request ? input.url : input));
-        return response;
-      }),
-      metadata,
-      client,
-      headers: async (endpoint) => ({ dpop: await dpop.proof('POST', endpoint) }),
-      retry: (_answer, error) => error.error === 'use_dpop_nonce',
-    };
-  }
-
-  /**
-   * The DPoP session when tokens from this AS should be DPoP-bound: the resource
-   * asked for it (`demanded`), or the app opted in and the AS advertises DPoP
-   * (RFC 9449 §5.1). Undefined without DPoP; an AS that cannot take our proofs
-   * while the resource demands them is an error.
-   */
-  #dpopFor(metadata: AuthorizationServerMetadata, demanded: boolean): DpopSession | undefined {
-    const setting = this.#options.dpop;
-    if (setting === false) return undefined;
-    const advertised = metadata.dpop_signing_alg_values_supported !== undefined;
-    if (!demanded && !(setting && advertised)) return undefined;
-    const dpop = this.#dpopSession();
-    if (dpop.acceptedBy(metadata)) return dpop;
-    if (!demanded) return undefined;
-    throw new AuthError(
-      'dpop_failed',
-      `the server needs DPoP-bound tokens, but ${metadata.issuer} does not take ${dpop.alg} proofs`,
-    );
-  }
-
-  #dpopSession(): DpopSession {
-    const setting = this.#options.dpop;
-    this.#dpop ??= new DpopSession(typeof setting === 'object' ? setting : {});
-    return this.#dpop;
   }
 
   /**
@@ -429,14 +355,6 @@ export class OAuthProvider implements AuthProvider {
     await this.#keys.set(storeKeys.tokens(binding.issuer, binding.resource), tokens);
     this.#serverFlow(new URL(binding.serverUrl), binding).generation++;
   }
-}
-
-/**
- * Whether the resource asks for DPoP-bound tokens (RFC 9449 §7.1, RFC 9728 §2): it
- * challenges with `DPoP` and offers no `Bearer`, or its metadata requires them.
- */
-function demandsDpop(challenge: AuthChallenge | undefined, resource: ProtectedResourceMetadata | undefined): boolean {
-  return challenge?.scheme.toLowerCase() === 'dpop' || resource?.dpop_bound_access_tokens_required === true;
 }
 
 /** Whether a challenge names a scope the stored grant did not ask for (a refresh cannot add scope). */

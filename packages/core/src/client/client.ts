@@ -1,5 +1,4 @@
 import type { ServerCapabilities } from '../protocol/capabilities.js';
-import type { PromptReference, ResourceTemplateReference } from '../protocol/completion.js';
 import type { Implementation } from '../protocol/implementation.js';
 import type { LoggingLevel } from '../protocol/logging.js';
 import type { Prompt } from '../protocol/prompts.js';
@@ -9,7 +8,7 @@ import type { Transport } from '../transport/transport.js';
 import { asyncDispose } from '../util/dispose.js';
 import type { ListenFilter, Subscription } from './answering/subscription.js';
 import type { CallOptions, CallToolOptions, ClientOptions, EraKind } from './options.js';
-import type { Completion, PromptResult, ReadResourceResult } from './results/catalogue.js';
+import type { Completion, CompletionRequest, PromptResult, ReadResourceResult } from './results/catalogue.js';
 import { parseObject } from './results/decode.js';
 import { Session } from './session.js';
 import type { SessionSnapshot } from './session-snapshot.js';
@@ -37,12 +36,13 @@ export class Client implements AsyncDisposable {
    * `cancel` it, `list` them (2025-11-25). `callTool` follows a task itself.
    * The tasks module loads at first use: each method here loads it, then calls its own.
    */
-  readonly tasks: Tasks = Object.fromEntries(
-    (['start', 'get', 'result', 'cancel', 'list'] as const).map((method) => [
-      method,
-      async (...args: never[]) => ((await this.#session.tasks()) as Tasks)[method](...(args as [never])),
-    ]),
-  ) as unknown as Tasks;
+  readonly tasks: Tasks = {
+    start: async (name, args, options) => (await this.#session.tasks()).start(name, args, options),
+    get: async (taskId, options) => (await this.#session.tasks()).get(taskId, options),
+    result: async (taskId, options) => (await this.#session.tasks()).result(taskId, options),
+    cancel: async (taskId, options) => (await this.#session.tasks()).cancel(taskId, options),
+    list: async (options) => (await this.#session.tasks()).list(options),
+  };
 
   /** A client over `transport`; nothing is sent until `connect()`. */
   constructor(transport: Transport, options: ClientOptions = {}) {
@@ -133,18 +133,12 @@ export class Client implements AsyncDisposable {
   }
 
   /**
-   * Suggestions for one argument of a prompt or resource template; `context` holds
-   * arguments already chosen (2025-06-18 on).
+   * Suggestions for one argument of a prompt or resource template, as the
+   * server ranks them. `context.arguments` holds the values already chosen for
+   * its other arguments (2025-06-18 on).
    */
-  async complete(
-    ref: PromptReference | ResourceTemplateReference,
-    argName: string,
-    argValue: string,
-    context?: Record<string, string>,
-    options?: CallOptions,
-  ): Promise<Completion> {
-    const argument = { name: argName, value: argValue };
-    return (await this.#session.catalogue()).complete(this.#session, ref, argument, context, options);
+  async complete(request: CompletionRequest, options?: CallOptions): Promise<Completion> {
+    return (await this.#session.catalogue()).complete(this.#session, request, options);
   }
 
   /** Checks the server answers: `ping` in the legacy era, `server/discover` in 2026-07-28 (which has no ping). */

@@ -20,6 +20,7 @@ import {
 import { resultTypeOf } from '../protocol/result.js';
 import type { Tool } from '../protocol/tools.js';
 import { MODERN_PROTOCOL_VERSIONS } from '../protocol/versions.js';
+import { excerpt } from '../util/excerpt.js';
 import { lazy } from '../util/lazy.js';
 import type { Step } from './answering/input-requests.js';
 import type { Listeners } from './answering/listeners.js';
@@ -168,8 +169,7 @@ export class ModernEra implements Era {
    */
   serverRequest({ method }: JsonRpcRequest): Promise<undefined> {
     // The method is the server's, of any length: cut short in the message, whole in data.
-    const named = method.length > 80 ? `${method.slice(0, 80)}…` : method;
-    const message = `mcp: dropped ${named}: a 2026-07-28 server sends no requests`;
+    const message = `mcp: dropped ${excerpt(method, 80)}: a 2026-07-28 server sends no requests`;
     this.#host.channel.report(new ProtocolError(message, { received: { method } }));
     return Promise.resolve(undefined);
   }

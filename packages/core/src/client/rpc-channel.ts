@@ -3,11 +3,13 @@ import { ClientClosedError } from '../errors/client-closed-error.js';
 import { McpError } from '../errors/mcp-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { RpcError } from '../errors/rpc-error.js';
+import { toErrorObject } from '../errors/to-error-object.js';
 import { TransportError } from '../errors/transport-error.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import {
   isRequestId,
   isResultResponse,
+  type JsonRpcErrorObject,
   type JsonRpcErrorResponse,
   JsonRpcErrorResponseSchema,
   type JsonRpcMessage,
@@ -23,6 +25,8 @@ import { META_PROGRESS_TOKEN, withMeta } from '../protocol/meta.js';
 import { ProgressNotificationParamsSchema } from '../protocol/progress.js';
 import { MessageQueue } from '../transport/message-queue.js';
 import { type SendOptions, type Transport, type TransportEvent, transportHooks } from '../transport/transport.js';
+import { jsonExcerpt } from '../util/excerpt.js';
+import { messageOf } from '../util/message-of.js';
 import { LruMap } from './lru-map.js';
 import type { CallOptions } from './options.js';
 import { type Deadline, Deadlines, type PendingCall, within } from './pending-calls.js';
@@ -83,13 +87,6 @@ export interface RequestOptions<T> extends CallBounds {
   readonly headers?: Readonly<Record<string, string>>;
   /** Told the request's id as soon as it has one (a listen stream is routed by it). */
   readonly onRequestId?: (id: RequestId) => void;
-}
-
-/** A JSON-RPC error object, as the channel sends one in reply to a server request. */
-interface ErrorObject {
-  code: number;
-  message: string;
-  data?: unknown;
 }
 
 /** How many given-up ids are remembered (a memory bound: a late answer to an older one goes to `onError`). */
@@ -372,8 +369,7 @@ export class RpcChannel {
 
   #cancel(id: RequestId, reason: unknown): void {
     if (this.#ended) return;
-    const text = reason instanceof Error ? reason.message : String(reason);
-    this.notify('notifications/cancelled', { requestId: id, reason: text }).catch((error: unknown) =>
+    this.notify('notifications/cancelled', { requestId: id, reason: messageOf(reason) }).catch((error: unknown) =>
       this.#reportLive(error),
     );
   }
@@ -415,7 +411,7 @@ export class RpcChannel {
 
   #onMessage(raw: unknown, size: number | undefined): void {
     if (typeof raw !== 'object' || raw === null) {
-      this.report(new ProtocolError(`mcp: received a message that is not a JSON-RPC object: ${excerpt(raw)}`));
+      this.report(new ProtocolError(`mcp: received a message that is not a JSON-RPC object: ${jsonExcerpt(raw, 80)}`));
     } else if ('method' in raw) {
       if ('id' in raw) this.#onRequest(raw);
       else this.#onNotification(raw);
@@ -551,7 +547,7 @@ export class RpcChannel {
       });
   }
 
-  #reply(id: RequestId, body: { result: Record<string, unknown> } | { error: ErrorObject }): void {
+  #reply(id: RequestId, body: { result: Record<string, unknown> } | { error: JsonRpcErrorObject }): void {
     if (this.#ended) return;
     const message = { jsonrpc: '2.0', id, ...body } as JsonRpcMessage;
     this.#transport.send(message).catch((error: unknown) => this.#reportLive(error));
@@ -570,21 +566,6 @@ export class RpcChannel {
       // A throwing error callback must not break the read loop.
     }
   }
-}
-
-/** A handler's failure as the JSON-RPC error the server receives. */
-function toErrorObject(error: unknown): ErrorObject {
-  if (error instanceof RpcError) {
-    return { code: error.code, message: error.rpcMessage, ...(error.data !== undefined && { data: error.data }) };
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return { code: ErrorCode.InternalError, message: message || 'handler failed' };
-}
-
-/** A short, printable form of a value for error messages. */
-function excerpt(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
 /** Whether an event is an answer to one of our requests (no `method`), which runs no handler of the app's. */

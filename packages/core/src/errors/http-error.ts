@@ -1,3 +1,4 @@
+import { excerpt } from '../util/excerpt.js';
 import { McpError } from './mcp-error.js';
 
 /** Bodies are cut to this many characters so an error never carries a whole page. */
@@ -15,10 +16,10 @@ export class HttpError extends McpError {
 
   /** A failure `status` from `url`; `body` is cut to an excerpt. */
   constructor(status: number, url: string, body = '', options?: ErrorOptions) {
-    const excerpt = body.length > EXCERPT_LIMIT ? `${body.slice(0, EXCERPT_LIMIT)}…` : body;
-    super(`HTTP ${status} from ${url}${excerpt ? `: ${excerpt}` : ''}`, options);
+    const cut = excerpt(body, EXCERPT_LIMIT);
+    super(`HTTP ${status} from ${url}${cut ? `: ${cut}` : ''}`, options);
     this.status = status;
     this.url = url;
-    this.bodyExcerpt = excerpt;
+    this.bodyExcerpt = cut;
   }
 }

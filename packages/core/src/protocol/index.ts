@@ -105,6 +105,7 @@ export {
   isJsonRpcNotification,
   isJsonRpcRequest,
   isJsonRpcResponse,
+  isRequestId,
   JSONRPC_VERSION,
   type JsonRpcBatch,
   JsonRpcBatchSchema,

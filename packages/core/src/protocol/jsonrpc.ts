@@ -9,7 +9,12 @@ const JsonRpcVersionSchema = v.literal(JSONRPC_VERSION);
 /** A request id: a string or an integer, never `null` (all revisions, §Messages). */
 export type RequestId = string | number;
 
-/** Whether `value` is a request id: a string or an integer. */
+/**
+ * Whether `value` is a request id: a string, or a number with no fractional
+ * part (all revisions, §Messages). `null`, `1.5`, `NaN`, the infinities and a
+ * `bigint` are not. An integer past 2^53 still is one: JSON sets no bound, and
+ * the parser has already rounded it to a whole number.
+ */
 export function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || Number.isInteger(value);
 }

@@ -2,6 +2,7 @@ import type { Client } from '../client/client.js';
 import type { CallOptions } from '../client/options.js';
 import { LimitError } from '../errors/limit-error.js';
 import { SkillVerificationError, type SkillVerificationReason } from '../errors/skill-verification-error.js';
+import { messageOf } from '../util/message-of.js';
 import { parseSkillMarkdown } from './frontmatter.js';
 import type { SkillEntry, SkillFrontmatter, SkillResource } from './schemas.js';
 import { bytesOf, frontmatterDifferences, sha256Digest } from './verify.js';
@@ -126,7 +127,7 @@ function verifyFrontmatter(entry: SkillEntry, skillMd: SkillFile): SkillFrontmat
   try {
     parsed = parseSkillMarkdown(skillMd.text ?? decoder.decode(skillMd.bytes));
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     throw failure(entry, skillMd.uri, 'frontmatter', `unreadable frontmatter: ${reason}`, {}, { cause: error });
   }
   const fields = frontmatterDifferences(parsed.frontmatter, entry.frontmatter);

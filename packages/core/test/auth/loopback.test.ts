@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assertBrowsable } from '../../src/browser/index.js';
-import { isLoopback } from '../../src/index.js';
+import { isLoopback } from '../../src/transport/index.js';
 
 /** One rule says which URLs name this machine, in every spelling the URL parser accepts. */
 const LOCAL = [

@@ -27,7 +27,7 @@ describe('a CommonJS program on Node 20 (require of ESM)', () => {
       coreClient: 'function',
       coreMemoryTransport: 'function',
       transportMessageQueue: 'function',
-      sameMessageQueue: true,
+      mainMessageQueue: 'undefined',
       stdioTransport: 'function',
       latestProtocolVersion: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
     });

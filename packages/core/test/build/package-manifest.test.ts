@@ -81,7 +81,7 @@ describe('built entry points', () => {
     expect(stdio).toMatch(/\bStdioTransport\b/);
   });
 
-  it('"./transport" serves transport authors the same MessageQueue the main entry has, in both builds', async () => {
+  it('"./transport" serves transport authors MessageQueue and isLoopback, which the main entry no longer has, in both builds', async () => {
     const builds = [
       ['packages/core/dist/transport.js', 'packages/core/dist/index.js'],
       ['packages/core/dist/bundle/transport.js', 'packages/core/dist/bundle/index.js'],
@@ -93,13 +93,20 @@ describe('built entry points', () => {
       expect(Object.keys(transport).sort(), subpath).toEqual([
         'MAX_TIMER',
         'MessageQueue',
+        'excerpt',
+        'isLoopback',
+        'isRequestId',
+        'jsonExcerpt',
+        'messageOf',
         'timerDelay',
+        'toErrorObject',
         'transportHooks',
       ]);
-      expect(transport.MessageQueue, subpath).toBe(core.MessageQueue);
+      expect(Object.keys(core), subpath).not.toContain('MessageQueue');
+      expect(Object.keys(core), subpath).not.toContain('isLoopback');
     }
     const main = readFileSync(repoPath('packages/core/dist/index.d.ts'), 'utf8');
-    expect(main).toMatch(/@deprecated Import it from `@mcp\/core\/transport`.*\*\/\ndeclare const MessageQueue\b/);
+    expect(main).not.toMatch(/\b(MessageQueue|isLoopback)\b/);
     const types = readFileSync(repoPath('packages/core/dist/transport.d.ts'), 'utf8');
     for (const name of [
       'Transport',

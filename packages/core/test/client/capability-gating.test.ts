@@ -42,7 +42,7 @@ const GATED: ReadonlyArray<{
     name: 'complete',
     capability: 'completions',
     declared: everythingBut('completions'),
-    call: (c) => c.complete({ type: 'ref/prompt', name: 'p' }, 'a', ''),
+    call: (c) => c.complete({ ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'a', value: '' } }),
   },
   {
     name: 'setLoggingLevel',

@@ -201,8 +201,10 @@ describe('getPrompt', () => {
 describe('complete', () => {
   it('sends ref, argument and context.arguments', async () => {
     const { client, server } = await connected();
-    const completing = client.complete({ type: 'ref/prompt', name: 'code_review' }, 'language', 'py', {
-      framework: 'django',
+    const completing = client.complete({
+      ref: { type: 'ref/prompt', name: 'code_review' },
+      argument: { name: 'language', value: 'py' },
+      context: { arguments: { framework: 'django' } },
     });
     const request = await server.expect('completion/complete');
     expect(request.params).toEqual({
@@ -216,7 +218,10 @@ describe('complete', () => {
 
   it('returns values, total and hasMore', async () => {
     const { client, server } = await connected();
-    const completing = client.complete({ type: 'ref/resource', uri: 'file:///{path}' }, 'path', 'sr');
+    const completing = client.complete({
+      ref: { type: 'ref/resource', uri: 'file:///{path}' },
+      argument: { name: 'path', value: 'sr' },
+    });
     const request = await server.expect('completion/complete');
     expect(request.params).toEqual({
       ref: { type: 'ref/resource', uri: 'file:///{path}' },

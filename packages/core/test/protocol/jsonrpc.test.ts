@@ -6,6 +6,7 @@ import {
   isJsonRpcNotification,
   isJsonRpcRequest,
   isJsonRpcResponse,
+  isRequestId,
   JsonRpcBatchSchema,
   JsonRpcErrorResponseSchema,
   JsonRpcMessageSchema,
@@ -26,6 +27,17 @@ describe('request ids', () => {
 
   it('rejects null, fractions and other types', () => {
     for (const id of [null, 1.5, true, {}, undefined]) rejectedAt(RequestIdSchema, id);
+  });
+
+  it('isRequestId, the one test every package uses, takes a string or a whole number of any size', () => {
+    // A big integer arrives from JSON.parse already rounded to a whole number; the spec sets no bound.
+    const big = JSON.parse('123456789012345678901234567890');
+    for (const id of ['', 'abc', 0, -7, 2 ** 53 + 2, big]) expect(isRequestId(id), String(id)).toBe(true);
+  });
+
+  it('isRequestId refuses null, fractions, NaN, the infinities, bigint and other types', () => {
+    const refused = [null, undefined, 1.5, -0.1, Number.NaN, Number.POSITIVE_INFINITY, 10n, true, {}, ['1']];
+    for (const id of refused) expect(isRequestId(id), String(id)).toBe(false);
   });
 
   it('rejects a request whose id is null or fractional, naming id', () => {

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { messageOf } from '@mcp/core/transport';
 import { BRIDGE_OPTIONS, type BridgeCommand, bridgeCommand, bridgeFlagsIn } from './bridge/bridge-command.js';
 import { type JsonArguments, jsonArguments } from './json-arguments.js';
 import { headerFlags, REMOTE_OPTIONS, tokenEnvFlag } from './remote-flags.js';
@@ -154,7 +155,8 @@ function parseOurs(argv: readonly string[]) {
     return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
     // Node's messages run on with advice about `--`; the first sentence is the useful part.
-    const message = error instanceof Error ? (error.message.split(/\.\s/)[0] ?? error.message) : String(error);
+    const whole = messageOf(error);
+    const message = whole.split(/\.\s/)[0] ?? whole;
     throw new UsageError(message.charAt(0).toLowerCase() + message.slice(1), { cause: error });
   }
 }

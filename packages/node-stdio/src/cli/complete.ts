@@ -15,7 +15,14 @@ export function completeArgument(
   call: CallOptions,
 ): Promise<Completion> {
   const hasContext = Object.keys(context).length > 0;
-  return client.complete(command.ref, command.argument, command.value, hasContext ? context : undefined, call);
+  return client.complete(
+    {
+      ref: command.ref,
+      argument: { name: command.argument, value: command.value },
+      ...(hasContext && { context: { arguments: context } }),
+    },
+    call,
+  );
 }
 
 /** One value a line, so the output pipes; a last dim line when the server has more than it sent, or none. */

@@ -23,17 +23,17 @@ export function describeFailure(error: unknown, interrupted: boolean): Failure {
     if (error.notStarted && cause instanceof TransportError) {
       return { line: `mcp: could not start "${error.label}": ${startProblem(cause)}`, exitCode: EXIT_FAILURE };
     }
-    return { line: `mcp: ${messageOf(cause)}`, exitCode: EXIT_FAILURE };
+    return { line: `mcp: ${lineMessage(cause)}`, exitCode: EXIT_FAILURE };
   }
-  return { line: `mcp: ${messageOf(error)}`, exitCode: EXIT_FAILURE };
+  return { line: `mcp: ${lineMessage(error)}`, exitCode: EXIT_FAILURE };
 }
 
 /** The message, without a repeated `mcp:` prefix; an unexpected error keeps its class name. */
-function messageOf(error: unknown): string {
+function lineMessage(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const { name } = error;
   const message = oneLine(error.message.replace(/^mcp:\s*/, '').replace(/^mcp server /, 'server '));
-  if (error instanceof ClientClosedError && error.cause instanceof Error) return messageOf(error.cause);
+  if (error instanceof ClientClosedError && error.cause instanceof Error) return lineMessage(error.cause);
   if (error instanceof RpcError) return rpcLine(error);
   if (error instanceof SaveError) return message;
   if (error instanceof McpError || name === 'TimeoutError' || name === 'AbortError') return message;

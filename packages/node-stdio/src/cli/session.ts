@@ -1,4 +1,5 @@
 import { type CallOptions, Client, type ClientOptions } from '@mcp/core';
+import { messageOf } from '@mcp/core/transport';
 import { StdioTransport } from '../stdio-transport.js';
 import type { SessionOptions } from './args.js';
 import type { OutputStream } from './format.js';
@@ -27,7 +28,7 @@ export class SessionError extends Error {
   readonly notStarted: boolean;
 
   constructor(cause: unknown, label: string, notStarted: boolean) {
-    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    super(messageOf(cause), { cause });
     this.label = label;
     this.notStarted = notStarted;
   }

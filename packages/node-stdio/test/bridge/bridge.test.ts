@@ -412,6 +412,28 @@ describe('mcp bridge with bad input on stdin', () => {
     expect(bridge.stderr()).toContain('mcp bridge: dropped a line on stdin longer than 4096 bytes (--max-line-bytes)');
   });
 
+  it('forwards a request whose id is a string or an integer of any size; a fractional id makes it an invalid request', async () => {
+    const bridge = rawBridge([`${servers.modes}/stateful`, '--token-env', 'T'], { T: 'x' });
+    bridge.send(initialize(1));
+    await bridge.answer(1);
+    bridge.send({ jsonrpc: '2.0', id: 1.5, method: 'tools/list' });
+    bridge.send('{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"tools/list"}');
+    bridge.send({ jsonrpc: '2.0', id: 'after', method: 'tools/list' });
+    expect(await bridge.answer(JSON.parse('123456789012345678901234567890'))).toHaveProperty('result.tools');
+    expect(await bridge.answer('after')).toHaveProperty('result.tools');
+    expect(bridge.messages().some((message) => message.id === 1.5)).toBe(false);
+    expect(bridge.messages()).toContainEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Invalid request' },
+    });
+    bridge.child.stdin.end();
+    expect(await bridge.exited).toBe(0);
+    expect(bridge.stderr()).toContain(
+      'mcp bridge: stdin: neither a request, a notification nor a response: {"jsonrpc":"2.0","id":1.5',
+    );
+  });
+
   it('refuses requests past --max-in-flight at once, and takes more once one is answered', async () => {
     const bridge = rawBridge([`${servers.modes}/stateful`, '--max-in-flight', '2', '--token-env', 'T'], { T: 'x' });
     bridge.send(initialize(1));

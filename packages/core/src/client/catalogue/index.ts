@@ -7,7 +7,6 @@
  */
 import { ResourceNotFoundError } from '../../errors/resource-not-found-error.js';
 import { RpcError } from '../../errors/rpc-error.js';
-import type { PromptReference, ResourceTemplateReference } from '../../protocol/completion.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import type { Prompt } from '../../protocol/prompts.js';
 import type { Resource, ResourceTemplate } from '../../protocol/resources.js';
@@ -17,6 +16,7 @@ import type { CallOptions } from '../options.js';
 import type { Page } from '../pagination.js';
 import {
   type Completion,
+  type CompletionRequest,
   type PromptResult,
   parseComplete,
   parsePrompt,
@@ -80,14 +80,13 @@ export function getPrompt(
 }
 
 /** `completion/complete`, under the capability the server's revision offers it with. */
-export function complete(
-  host: CatalogueHost,
-  ref: PromptReference | ResourceTemplateReference,
-  argument: { readonly name: string; readonly value: string },
-  context: Record<string, string> | undefined,
-  options?: CallOptions,
-): Promise<Completion> {
-  const params = { ref, argument, ...(context && { context: { arguments: context } }) };
+export function complete(host: CatalogueHost, request: CompletionRequest, options?: CallOptions): Promise<Completion> {
+  const { ref, argument, context } = request;
+  const params = {
+    ref,
+    argument: { name: argument.name, value: argument.value },
+    ...(context?.arguments && { context: { arguments: context.arguments } }),
+  };
   return host.request('completion/complete', completionCapability(host.server), params, parseComplete, options);
 }
 

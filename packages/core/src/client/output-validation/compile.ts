@@ -6,6 +6,8 @@ import {
   Validator,
   validate,
 } from '@cfworker/json-schema';
+import { jsonExcerpt } from '../../util/excerpt.js';
+import { messageOf } from '../../util/message-of.js';
 import { DEFAULT_MAX_VALIDATION_STEPS } from '../options.js';
 import { expand } from './expansion.js';
 import { META_SCHEMA } from './meta-schema.js';
@@ -19,6 +21,9 @@ import { meter } from './validation-steps.js';
  * `properties`, then the property).
  */
 export const MAX_SCHEMA_DEPTH = 128;
+
+/** A server's value named in a reason is cut to this many characters: it may be of any length. */
+const SHOWN_CHARS = 120;
 
 /**
  * The dialects the validator speaks, by `$schema` (read without a trailing `#`,
@@ -74,7 +79,7 @@ export function compileOutputSchema(
             .replace(/#$/, '')
             .replace(/^http:/, 'https:')
         ];
-  if (!dialect) return { reason: `dialect not supported: ${quoted(declared)}` };
+  if (!dialect) return { reason: `dialect not supported: ${jsonExcerpt(declared, SHOWN_CHARS)}` };
   const meta = metaValidator.validate(schema);
   if (!meta.valid) {
     // The deepest location is the keyword itself; the units above it only say a subschema failed.
@@ -90,20 +95,22 @@ export function compileOutputSchema(
     for (const node of Object.values(lookup) as Schema[]) {
       const target = node.__absolute_ref__ ?? node.__absolute_recursive_ref__;
       if (target !== undefined && !(target in lookup)) {
-        return { reason: `unresolved $ref ${quoted(node.$ref ?? node.$recursiveRef)} (never fetched)` };
+        return {
+          reason: `unresolved $ref ${jsonExcerpt(node.$ref ?? node.$recursiveRef, SHOWN_CHARS)} (never fetched)`,
+        };
       }
     }
     const expansion = expand(copy, lookup, maxNodes);
     if ('reason' in expansion) return expansion;
     for (const subschema of expansion.subschemas) {
       if (dialect === '2020-12' && subschema.$dynamicRef !== undefined) {
-        return { reason: `$dynamicRef ${quoted(subschema.$dynamicRef)} is not supported` };
+        return { reason: `$dynamicRef ${jsonExcerpt(subschema.$dynamicRef, SHOWN_CHARS)} is not supported` };
       }
       const patterns = [subschema.pattern, ...Object.keys(subschema.patternProperties ?? {})];
       const slow = patterns.find((pattern) => typeof pattern === 'string' && nestsQuantifiers(pattern));
       if (slow !== undefined)
         return {
-          reason: `pattern ${quoted(slow)} repeats a group holding an unbounded quantifier (it could run for ever)`,
+          reason: `pattern ${jsonExcerpt(slow, SHOWN_CHARS)} repeats a group holding an unbounded quantifier (it could run for ever)`,
         };
     }
     const start = meter(expansion.subschemas, maxSteps);
@@ -111,14 +118,8 @@ export function compileOutputSchema(
       validate: (value) => validate(start(value), copy, dialect, lookup),
     };
   } catch (error) {
-    return { reason: error instanceof Error ? error.message : String(error) };
+    return { reason: messageOf(error) };
   }
-}
-
-/** `value` as JSON, cut to 120 characters: a server's string goes into a warning, and may be of any length. */
-function quoted(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
 /** Why `schema` is too large or too deep to use, walked without recursion; undefined when it is not. */

@@ -1,6 +1,7 @@
 import type { ValidationResult } from '@cfworker/json-schema';
 import { OutputValidationError } from '../../errors/output-validation-error.js';
 import type { ToolResult } from '../../protocol/tools.js';
+import { messageOf } from '../../util/message-of.js';
 import { type ClientOptions, DEFAULT_MAX_SCHEMA_NODES, DEFAULT_MAX_VALIDATION_STEPS } from '../options.js';
 import { type CompiledSchema, compileOutputSchema } from './compile.js';
 
@@ -73,7 +74,7 @@ export function checkOutput(
       );
     }
     // The validator recurses: a value nested deeper than the stack allows cannot be checked, so it is not passed.
-    const message = `could not be validated: ${error instanceof Error ? error.message : String(error)}`;
+    const message = `could not be validated: ${messageOf(error)}`;
     throw new OutputValidationError(
       tool,
       '',

@@ -1,4 +1,9 @@
-import { type CompleteResult, CompleteResultSchema } from '../../protocol/completion.js';
+import {
+  type CompleteResult,
+  CompleteResultSchema,
+  type PromptReference,
+  type ResourceTemplateReference,
+} from '../../protocol/completion.js';
 import { type GetPromptResult, GetPromptResultSchema, ListPromptsResultSchema } from '../../protocol/prompts.js';
 import {
   ListResourcesResultSchema,
@@ -72,6 +77,24 @@ export interface PromptResult {
   readonly messages: readonly PromptMessageResult[];
   /** The result's metadata, verbatim. */
   readonly _meta?: Record<string, unknown>;
+}
+
+/** What `complete` asks for: the `completion/complete` params, in their wire shape. */
+export interface CompletionRequest {
+  /** The prompt or resource template whose argument is being filled in. */
+  readonly ref: PromptReference | ResourceTemplateReference;
+  /** The argument being filled in. */
+  readonly argument: {
+    /** Its name, as the prompt or template declares it. */
+    readonly name: string;
+    /** What has been typed of it so far. */
+    readonly value: string;
+  };
+  /** What else is known (2025-06-18 on). */
+  readonly context?: {
+    /** Values already chosen for the other arguments, by name. */
+    readonly arguments?: Readonly<Record<string, string>>;
+  };
 }
 
 /** What `complete` returns. */

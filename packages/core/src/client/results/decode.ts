@@ -9,6 +9,7 @@ import {
   ListToolsResultSchema,
   type ToolResult,
 } from '../../protocol/tools.js';
+import { messageOf } from '../../util/message-of.js';
 import { page } from '../pagination.js';
 import { protocolIssues } from '../protocol-issues.js';
 
@@ -43,8 +44,7 @@ export function resultParser<S extends v.GenericSchema, T = v.InferOutput<S>>(
     try {
       return map(parsed.output);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new ProtocolError(`${method}: invalid result: ${reason}`, { received: raw }, { cause: error });
+      throw new ProtocolError(`${method}: invalid result: ${messageOf(error)}`, { received: raw }, { cause: error });
     }
   };
 }

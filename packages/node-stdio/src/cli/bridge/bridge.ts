@@ -13,7 +13,7 @@ import {
   StreamableHttpTransport,
   type Subscription,
 } from '@mcp/core';
-import { timerDelay } from '@mcp/core/transport';
+import { excerpt, isRequestId, messageOf, timerDelay } from '@mcp/core/transport';
 import { LineReader } from '../../line-reader.js';
 import { EXIT_INTERRUPTED } from '../error-line.js';
 import type { OutputStream } from '../format.js';
@@ -21,7 +21,7 @@ import { type RemoteTransport, remoteTransport } from '../remote-transport.js';
 import { terminalText } from '../terminal-text.js';
 import { VERSION } from '../version.js';
 import type { BridgeCommand } from './bridge-command.js';
-import { type ForwardContext, forwardOf, toErrorObject } from './forward.js';
+import { type ForwardContext, forwardOf, toLocalError } from './forward.js';
 import { holdSubscription } from './held-subscription.js';
 import { type ErrorObject, isRecord, LocalPeer } from './local-peer.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
@@ -42,6 +42,9 @@ export interface BridgeIo {
   /** Opens an OAuth authorization URL (default: the system browser). */
   readonly openBrowser?: (url: string) => unknown;
 }
+
+/** A line of the local client's quoted on stderr is cut to this many characters: it may be of any length. */
+const SHOWN_CHARS = 120;
 
 /** Notifications of the remote server that reach the local client; progress goes to its own call. */
 const FORWARDED_NOTIFICATIONS = new Set([
@@ -162,13 +165,13 @@ class Bridge {
     try {
       message = JSON.parse(line);
     } catch {
-      this.#log(`stdin: a line that is not JSON was answered with a parse error: ${excerpt(line)}`);
+      this.#log(`stdin: a line that is not JSON was answered with a parse error: ${excerpt(line, SHOWN_CHARS)}`);
       this.#peer.fail(null, { code: ErrorCode.ParseError, message: 'Parse error: the line is not JSON' });
       return;
     }
     const id = isRecord(message) && isRequestId(message.id) ? message.id : undefined;
     if (!isRecord(message) || message.jsonrpc !== '2.0') {
-      this.#log(`stdin: not a JSON-RPC 2.0 message (a batch, or no "jsonrpc": "2.0"): ${excerpt(line)}`);
+      this.#log(`stdin: not a JSON-RPC 2.0 message (a batch, or no "jsonrpc": "2.0"): ${excerpt(line, SHOWN_CHARS)}`);
       this.#peer.fail(id ?? null, { code: ErrorCode.InvalidRequest, message: 'Invalid request: not JSON-RPC 2.0' });
       return;
     }
@@ -179,7 +182,7 @@ class Bridge {
     else if (id !== undefined && ('result' in message || 'error' in message)) {
       if (!this.#peer.settle(message)) this.#log(`stdin: an answer to no request of ours (id ${JSON.stringify(id)})`);
     } else {
-      this.#log(`stdin: neither a request, a notification nor a response: ${excerpt(line)}`);
+      this.#log(`stdin: neither a request, a notification nor a response: ${excerpt(line, SHOWN_CHARS)}`);
       this.#peer.fail(id ?? null, { code: ErrorCode.InvalidRequest, message: 'Invalid request' });
     }
   }
@@ -215,7 +218,7 @@ class Bridge {
       .then(
         (result) => !controller.signal.aborted && this.#peer.respond(id, result),
         // A request the local client cancelled gets no answer (2025-11-25, utilities/cancellation).
-        (error: unknown) => !controller.signal.aborted && this.#peer.fail(id, toErrorObject(error)),
+        (error: unknown) => !controller.signal.aborted && this.#peer.fail(id, toLocalError(error)),
       )
       .finally(() => {
         if (this.#inFlight.get(id) === controller) this.#inFlight.delete(id);
@@ -285,7 +288,7 @@ class Bridge {
       });
     } catch (error) {
       this.#log(`could not connect to ${this.#command.url.href}: ${messageOf(error)}`);
-      this.#peer.fail(id, toErrorObject(error));
+      this.#peer.fail(id, toLocalError(error));
       await this.#remote?.close();
       this.#remote = undefined;
     } finally {
@@ -451,18 +454,6 @@ function withoutListChanged(capabilities: Record<string, unknown>): Record<strin
   );
 }
 
-function isRequestId(value: unknown): value is RequestId {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
-}
-
 function isImplementation(value: unknown): value is Implementation {
   return isRecord(value) && typeof value.name === 'string' && typeof value.version === 'string';
-}
-
-function excerpt(text: string): string {
-  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -8,6 +8,7 @@ import {
   RpcError,
   type ToolResult,
 } from '@mcp/core';
+import { messageOf, toErrorObject } from '@mcp/core/transport';
 import { type ErrorObject, isRecord } from './local-peer.js';
 import type { ResourceSubscriptions } from './resource-subscriptions.js';
 
@@ -92,12 +93,10 @@ function stringParam(params: Params, key: string): string {
  * a limit, a transport or protocol failure — is an error of ours, its message
  * saying so and `data.error` naming the class.
  */
-export function toErrorObject(error: unknown): ErrorObject {
-  if (error instanceof RpcError) {
-    return { code: error.code, message: error.rpcMessage, ...(error.data !== undefined && { data: error.data }) };
-  }
+export function toLocalError(error: unknown): ErrorObject {
+  if (error instanceof RpcError) return toErrorObject(error);
   const name = error instanceof Error ? error.name : 'Error';
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   if (error instanceof CapabilityError) {
     return { code: ErrorCode.MethodNotFound, message: `Method not found: ${message}`, data: { error: name } };
   }

@@ -1,4 +1,5 @@
 import { ErrorCode, type RequestId, RpcError } from '@mcp/core';
+import { jsonExcerpt } from '@mcp/core/transport';
 import type { OutputStream } from '../format.js';
 
 /** A JSON-RPC error object as it goes on the wire. */
@@ -162,7 +163,9 @@ export class LocalPeer {
   /** The answer to request `id`, or {@link NOT_SERIALISABLE} in its place when it cannot be written. */
   #answer(id: RequestId | null, body: { result: Record<string, unknown> } | { error: ErrorObject }): void {
     if (this.#write({ jsonrpc: '2.0', id, ...body })) return;
-    this.#onDrop?.(`the answer to request ${excerpt(id)} is ${UNWRITABLE}; sent "${NOT_SERIALISABLE.message}" instead`);
+    this.#onDrop?.(
+      `the answer to request ${jsonExcerpt(id, 80)} is ${UNWRITABLE}; sent "${NOT_SERIALISABLE.message}" instead`,
+    );
     this.#write({ jsonrpc: '2.0', id, error: NOT_SERIALISABLE });
   }
 
@@ -182,12 +185,6 @@ export class LocalPeer {
     this.#out.write(line);
     return true;
   }
-}
-
-/** A request id for stderr: a string id is the local client's own, of any length. */
-function excerpt(id: RequestId | null): string {
-  const text = JSON.stringify(id);
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
