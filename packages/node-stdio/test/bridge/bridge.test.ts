@@ -434,6 +434,23 @@ describe('mcp bridge with bad input on stdin', () => {
     );
   });
 
+  it('names an answer to no request of its own on stderr with its id cut short, however long the id', async () => {
+    const bridge = rawBridge([`${servers.modes}/stateful`, '--token-env', 'T'], { T: 'x' });
+    bridge.send(initialize(1));
+    await bridge.answer(1);
+    bridge.send({ jsonrpc: '2.0', id: 'x'.repeat(1_000_000), result: {} });
+    bridge.send({ jsonrpc: '2.0', id: 'after', method: 'tools/list' });
+    expect(await bridge.answer('after')).toHaveProperty('result.tools');
+    bridge.child.stdin.end();
+    expect(await bridge.exited).toBe(0);
+    const line = bridge
+      .stderr()
+      .split('\n')
+      .find((text) => text.includes('an answer to no request of ours'));
+    expect(line).toBeDefined();
+    expect(line?.length).toBeLessThan(1000);
+  });
+
   it('refuses requests past --max-in-flight at once, and takes more once one is answered', async () => {
     const bridge = rawBridge([`${servers.modes}/stateful`, '--max-in-flight', '2', '--token-env', 'T'], { T: 'x' });
     bridge.send(initialize(1));

@@ -13,7 +13,7 @@ import {
   StreamableHttpTransport,
   type Subscription,
 } from '@mcp/core';
-import { excerpt, isRequestId, messageOf, timerDelay } from '@mcp/core/transport';
+import { excerpt, isRequestId, jsonExcerpt, messageOf, timerDelay } from '@mcp/core/transport';
 import { LineReader } from '../../line-reader.js';
 import { EXIT_INTERRUPTED } from '../error-line.js';
 import type { OutputStream } from '../format.js';
@@ -180,7 +180,7 @@ class Bridge {
     if (typeof method === 'string' && id !== undefined) this.#request(id, method, params);
     else if (typeof method === 'string' && !('id' in message)) this.#notification(method, params);
     else if (id !== undefined && ('result' in message || 'error' in message)) {
-      if (!this.#peer.settle(message)) this.#log(`stdin: an answer to no request of ours (id ${JSON.stringify(id)})`);
+      if (!this.#peer.settle(message)) this.#log(`stdin: an answer to no request of ours (id ${jsonExcerpt(id, SHOWN_CHARS)})`);
     } else {
       this.#log(`stdin: neither a request, a notification nor a response: ${excerpt(line, SHOWN_CHARS)}`);
       this.#peer.fail(id ?? null, { code: ErrorCode.InvalidRequest, message: 'Invalid request' });
