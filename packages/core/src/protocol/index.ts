@@ -184,8 +184,6 @@ export {
   ProgressTokenSchema,
 } from './progress.js';
 export {
-  type GetPromptRequestParams,
-  GetPromptRequestParamsSchema,
   type GetPromptResult,
   GetPromptResultSchema,
   type ListPromptsResult,
@@ -214,8 +212,6 @@ export {
   ListResourcesResultSchema,
   type ListResourceTemplatesResult,
   ListResourceTemplatesResultSchema,
-  type ReadResourceRequestParams,
-  ReadResourceRequestParamsSchema,
   type ReadResourceResult,
   ReadResourceResultSchema,
   type ReadResourceWireResult,
@@ -241,6 +237,16 @@ export {
   ResultTypeSchema,
   resultTypeOf,
 } from './result.js';
+export {
+  type CallToolRequestParams,
+  CallToolRequestParamsSchema,
+  type GetPromptRequestParams,
+  GetPromptRequestParamsSchema,
+  type ReadResourceRequestParams,
+  ReadResourceRequestParamsSchema,
+  type TaskMetadata,
+  TaskMetadataSchema,
+} from './retryable-requests.js';
 export {
   type ListRootsRequestParams,
   ListRootsRequestParamsSchema,
@@ -302,14 +308,10 @@ export {
   UpdateTaskRequestParamsSchema,
 } from './tasks.js';
 export {
-  type CallToolRequestParams,
-  CallToolRequestParamsSchema,
   type CallToolResult,
   CallToolResultSchema,
   type ListToolsResult,
   ListToolsResultSchema,
-  type TaskMetadata,
-  TaskMetadataSchema,
   type Tool,
   type ToolAnnotations,
   ToolAnnotationsSchema,
