@@ -79,6 +79,8 @@ export {
   TitledSingleSelectEnumSchemaSchema,
   UntitledMultiSelectEnumSchemaSchema,
   UntitledSingleSelectEnumSchemaSchema,
+  type UrlElicitationRequiredErrorData,
+  UrlElicitationRequiredErrorDataSchema,
 } from './elicitation.js';
 export {
   ErrorCode,
@@ -89,8 +91,6 @@ export {
   PRERELEASE_ERROR_CODE_ALIASES,
   type UnsupportedProtocolVersionErrorData,
   UnsupportedProtocolVersionErrorDataSchema,
-  type UrlElicitationRequiredErrorData,
-  UrlElicitationRequiredErrorDataSchema,
 } from './error-codes.js';
 export { type Icon, IconSchema, IconsSchema, type Implementation, ImplementationSchema } from './implementation.js';
 export {
