@@ -94,8 +94,6 @@ export {
 } from './error-codes.js';
 export { type Icon, IconSchema, IconsSchema, type Implementation, ImplementationSchema } from './implementation.js';
 export {
-  type InitializeRequestParams,
-  InitializeRequestParamsSchema,
   type InitializeResult,
   InitializeResultSchema,
 } from './initialize.js';
@@ -206,6 +204,18 @@ export {
   RequestParamsSchema,
 } from './request-meta.js';
 export {
+  type CallToolRequestParams,
+  CallToolRequestParamsSchema,
+  type GetPromptRequestParams,
+  GetPromptRequestParamsSchema,
+  type InitializeRequestParams,
+  InitializeRequestParamsSchema,
+  type ReadResourceRequestParams,
+  ReadResourceRequestParamsSchema,
+  type TaskMetadata,
+  TaskMetadataSchema,
+} from './request-params.js';
+export {
   type BlobResourceContents,
   BlobResourceContentsSchema,
   type ListResourcesResult,
@@ -237,16 +247,6 @@ export {
   ResultTypeSchema,
   resultTypeOf,
 } from './result.js';
-export {
-  type CallToolRequestParams,
-  CallToolRequestParamsSchema,
-  type GetPromptRequestParams,
-  GetPromptRequestParamsSchema,
-  type ReadResourceRequestParams,
-  ReadResourceRequestParamsSchema,
-  type TaskMetadata,
-  TaskMetadataSchema,
-} from './retryable-requests.js';
 export {
   type ListRootsRequestParams,
   ListRootsRequestParamsSchema,
