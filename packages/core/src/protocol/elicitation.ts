@@ -132,6 +132,13 @@ export const ElicitRequestUrlParamsSchema = v.looseObject({ ...urlParamsEntries 
 /** The output type of {@link ElicitRequestUrlParamsSchema}: a value it parsed. */
 export type ElicitRequestUrlParams = v.InferOutput<typeof ElicitRequestUrlParamsSchema>;
 
+/** `data` of the `UrlElicitationRequired` error (-32042, 2025-11-25): URL-mode requests, each with its `elicitationId`. */
+export const UrlElicitationRequiredErrorDataSchema = v.looseObject({
+  elicitations: v.array(v.looseObject({ ...urlParamsEntries, elicitationId: v.string() })),
+});
+/** The output type of {@link UrlElicitationRequiredErrorDataSchema}: a value it parsed. */
+export type UrlElicitationRequiredErrorData = v.InferOutput<typeof UrlElicitationRequiredErrorDataSchema>;
+
 /** `elicitation/create` params: `mode: "url"` selects URL mode; anything else is validated as a form. */
 export const ElicitRequestParamsSchema = v.lazy((input) =>
   isJsonObject(input) && input.mode === 'url' ? ElicitRequestUrlParamsSchema : ElicitRequestFormParamsSchema,

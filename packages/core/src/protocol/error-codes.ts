@@ -1,6 +1,5 @@
 import * as v from 'valibot';
 import { ClientCapabilitiesSchema } from './capabilities.js';
-import { urlParamsEntries } from './elicitation.js';
 
 /**
  * JSON-RPC and MCP error codes across all revisions (checklist §11).
@@ -21,7 +20,7 @@ export const ErrorCode = {
   MissingRequiredClientCapability: -32021,
   /** 2026-07-28, HTTP 400: `data.supported` lists the versions to retry with. */
   UnsupportedProtocolVersion: -32022,
-  /** 2025-11-25 only: `data.elicitations` lists URL flows to run first. */
+  /** 2025-11-25 only: `data.elicitations` lists URL flows to run first. Its schema is in `elicitation.ts`. */
   UrlElicitationRequired: -32042,
   /** The spec's example code for a user refusing a legacy `sampling/createMessage`. */
   UserRejected: -1,
@@ -78,10 +77,3 @@ export const MissingRequiredClientCapabilityErrorDataSchema = v.looseObject({
 export type MissingRequiredClientCapabilityErrorData = v.InferOutput<
   typeof MissingRequiredClientCapabilityErrorDataSchema
 >;
-
-/** `data` of `UrlElicitationRequired` (-32042, 2025-11-25): URL-mode requests, each with its `elicitationId`. */
-export const UrlElicitationRequiredErrorDataSchema = v.looseObject({
-  elicitations: v.array(v.looseObject({ ...urlParamsEntries, elicitationId: v.string() })),
-});
-/** The output type of {@link UrlElicitationRequiredErrorDataSchema}: a value it parsed. */
-export type UrlElicitationRequiredErrorData = v.InferOutput<typeof UrlElicitationRequiredErrorDataSchema>;

@@ -79,6 +79,8 @@ export {
   TitledSingleSelectEnumSchemaSchema,
   UntitledMultiSelectEnumSchemaSchema,
   UntitledSingleSelectEnumSchemaSchema,
+  type UrlElicitationRequiredErrorData,
+  UrlElicitationRequiredErrorDataSchema,
 } from './elicitation.js';
 export {
   ErrorCode,
@@ -89,13 +91,9 @@ export {
   PRERELEASE_ERROR_CODE_ALIASES,
   type UnsupportedProtocolVersionErrorData,
   UnsupportedProtocolVersionErrorDataSchema,
-  type UrlElicitationRequiredErrorData,
-  UrlElicitationRequiredErrorDataSchema,
 } from './error-codes.js';
 export { type Icon, IconSchema, IconsSchema, type Implementation, ImplementationSchema } from './implementation.js';
 export {
-  type InitializeRequestParams,
-  InitializeRequestParamsSchema,
   type InitializeResult,
   InitializeResultSchema,
 } from './initialize.js';
@@ -185,8 +183,6 @@ export {
   ProgressTokenSchema,
 } from './progress.js';
 export {
-  type GetPromptRequestParams,
-  GetPromptRequestParamsSchema,
   type GetPromptResult,
   GetPromptResultSchema,
   type ListPromptsResult,
@@ -209,14 +205,24 @@ export {
   RequestParamsSchema,
 } from './request-meta.js';
 export {
+  type CallToolRequestParams,
+  CallToolRequestParamsSchema,
+  type GetPromptRequestParams,
+  GetPromptRequestParamsSchema,
+  type InitializeRequestParams,
+  InitializeRequestParamsSchema,
+  type ReadResourceRequestParams,
+  ReadResourceRequestParamsSchema,
+  type TaskMetadata,
+  TaskMetadataSchema,
+} from './request-params.js';
+export {
   type BlobResourceContents,
   BlobResourceContentsSchema,
   type ListResourcesResult,
   ListResourcesResultSchema,
   type ListResourceTemplatesResult,
   ListResourceTemplatesResultSchema,
-  type ReadResourceRequestParams,
-  ReadResourceRequestParamsSchema,
   type ReadResourceResult,
   ReadResourceResultSchema,
   type ReadResourceWireResult,
@@ -303,14 +309,10 @@ export {
   UpdateTaskRequestParamsSchema,
 } from './tasks.js';
 export {
-  type CallToolRequestParams,
-  CallToolRequestParamsSchema,
   type CallToolResult,
   CallToolResultSchema,
   type ListToolsResult,
   ListToolsResultSchema,
-  type TaskMetadata,
-  TaskMetadataSchema,
   type Tool,
   type ToolAnnotations,
   ToolAnnotationsSchema,

@@ -1,21 +1,7 @@
 import * as v from 'valibot';
-import { ClientCapabilitiesSchema, ServerCapabilitiesSchema } from './capabilities.js';
+import { ServerCapabilitiesSchema } from './capabilities.js';
 import { ImplementationSchema } from './implementation.js';
-import { RequestMetaSchema } from './request-meta.js';
 import { resultEntries } from './result.js';
-
-/**
- * `initialize` params (legacy revisions, §Lifecycle). `protocolVersion` is the
- * newest revision the client supports; the server answers with the one it picks.
- */
-export const InitializeRequestParamsSchema = v.looseObject({
-  protocolVersion: v.string(),
-  capabilities: ClientCapabilitiesSchema,
-  clientInfo: ImplementationSchema,
-  _meta: v.optional(RequestMetaSchema),
-});
-/** The output type of {@link InitializeRequestParamsSchema}: a value it parsed. */
-export type InitializeRequestParams = v.InferOutput<typeof InitializeRequestParamsSchema>;
 
 /**
  * The server's answer to `initialize`. `protocolVersion` may be any string: a

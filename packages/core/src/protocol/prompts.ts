@@ -3,8 +3,6 @@ import { cacheEntries } from './cache.js';
 import { ContentBlockSchema, RoleSchema } from './content.js';
 import { IconsSchema } from './implementation.js';
 import { MetaSchema } from './meta.js';
-import { inputResponseEntries } from './mrtr.js';
-import { RequestMetaSchema } from './request-meta.js';
 import { paginatedEntries, resultEntries } from './result.js';
 
 /** One argument a prompt template takes; every argument value is a string. */
@@ -43,16 +41,6 @@ export const ListPromptsResultSchema = v.looseObject({
 });
 /** The output type of {@link ListPromptsResultSchema}: a value it parsed. */
 export type ListPromptsResult = v.InferOutput<typeof ListPromptsResultSchema>;
-
-/** `prompts/get` params; a 2026-07-28 MRTR retry adds `inputResponses` / `requestState`. */
-export const GetPromptRequestParamsSchema = v.looseObject({
-  name: v.string(),
-  arguments: v.optional(v.record(v.string(), v.string())),
-  ...inputResponseEntries,
-  _meta: v.optional(RequestMetaSchema),
-});
-/** The output type of {@link GetPromptRequestParamsSchema}: a value it parsed. */
-export type GetPromptRequestParams = v.InferOutput<typeof GetPromptRequestParamsSchema>;
 
 /** A completed `prompts/get`. */
 export const GetPromptResultSchema = v.looseObject({

@@ -3,7 +3,6 @@ import { cacheEntries } from './cache.js';
 import { AnnotationsSchema } from './content.js';
 import { IconsSchema } from './implementation.js';
 import { MetaSchema } from './meta.js';
-import { inputResponseEntries } from './mrtr.js';
 import { RequestMetaSchema } from './request-meta.js';
 import { paginatedEntries, resultEntries } from './result.js';
 
@@ -60,15 +59,6 @@ export const ListResourceTemplatesResultSchema = v.looseObject({
 });
 /** The output type of {@link ListResourceTemplatesResultSchema}: a value it parsed. */
 export type ListResourceTemplatesResult = v.InferOutput<typeof ListResourceTemplatesResultSchema>;
-
-/** `resources/read` params; a 2026-07-28 MRTR retry adds `inputResponses` / `requestState`. */
-export const ReadResourceRequestParamsSchema = v.looseObject({
-  uri: v.string(),
-  ...inputResponseEntries,
-  _meta: v.optional(RequestMetaSchema),
-});
-/** The output type of {@link ReadResourceRequestParamsSchema}: a value it parsed. */
-export type ReadResourceRequestParams = v.InferOutput<typeof ReadResourceRequestParamsSchema>;
 
 /**
  * `resources/read` result. Several items may come back (e.g. a directory), each

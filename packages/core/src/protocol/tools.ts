@@ -1,9 +1,6 @@
 import * as v from 'valibot';
 import { cacheEntries } from './cache.js';
 import { type ContentBlock, ContentBlockSchema } from './content.js';
-import { JsonObjectSchema } from './json.js';
-import { inputResponseEntries } from './mrtr.js';
-import { RequestMetaSchema } from './request-meta.js';
 import { paginatedEntries, resultEntries } from './result.js';
 import { ToolSchema } from './tool-definition.js';
 
@@ -25,25 +22,6 @@ export const ListToolsResultSchema = v.looseObject({
 });
 /** The output type of {@link ListToolsResultSchema}: a value it parsed. */
 export type ListToolsResult = v.InferOutput<typeof ListToolsResultSchema>;
-
-/** 2025-11-25 task augmentation of a request: ask the server to run it as a task, kept `ttl` ms. */
-export const TaskMetadataSchema = v.looseObject({ ttl: v.optional(v.number()) });
-/** The output type of {@link TaskMetadataSchema}: a value it parsed. */
-export type TaskMetadata = v.InferOutput<typeof TaskMetadataSchema>;
-
-/**
- * `tools/call` params. `task` is the 2025-11-25 augmentation; `inputResponses`
- * and `requestState` are a 2026-07-28 MRTR retry.
- */
-export const CallToolRequestParamsSchema = v.looseObject({
-  name: v.string(),
-  arguments: v.optional(JsonObjectSchema),
-  task: v.optional(TaskMetadataSchema),
-  ...inputResponseEntries,
-  _meta: v.optional(RequestMetaSchema),
-});
-/** The output type of {@link CallToolRequestParamsSchema}: a value it parsed. */
-export type CallToolRequestParams = v.InferOutput<typeof CallToolRequestParamsSchema>;
 
 /**
  * A completed `tools/call`. `content` keeps every part in order; `isError: true`

@@ -3,20 +3,11 @@ import { LimitError } from '../../errors/limit-error.js';
 import { ProtocolError } from '../../errors/protocol-error.js';
 import { RpcError } from '../../errors/rpc-error.js';
 import { UrlElicitationRequiredError } from '../../errors/url-elicitation-required-error.js';
-import { urlParamsEntries } from '../../protocol/elicitation.js';
+import { UrlElicitationRequiredErrorDataSchema } from '../../protocol/elicitation.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { protocolIssues } from '../protocol-issues.js';
 import type { DispatchPool } from './dispatch-pool.js';
 import { inSlot, type Round, stoppedBy } from './input-requests.js';
-
-/**
- * `data` of -32042: URL-mode requests, each with its `elicitationId`. Defined
- * here rather than beside `ErrorCode`, which every program loads: only this
- * module reads it.
- */
-const UrlElicitationRequiredDataSchema = v.looseObject({
-  elicitations: v.array(v.looseObject({ ...urlParamsEntries, elicitationId: v.string() })),
-});
 
 /** The round a refusal's elicitations are answered in, and the method of the request refused. */
 export interface RefusalRound extends Round {
@@ -79,7 +70,7 @@ function urlElicitationRequired(refusal: RpcError, maxElicitations: number): Url
       { cause: refusal },
     );
   }
-  const parsed = v.safeParse(UrlElicitationRequiredDataSchema, refusal.data);
+  const parsed = v.safeParse(UrlElicitationRequiredErrorDataSchema, refusal.data);
   if (!parsed.success) {
     throw new ProtocolError(
       `${what}: invalid URL elicitation required error (${ErrorCode.UrlElicitationRequired}): ${v.summarize(parsed.issues)}`,
