@@ -34,6 +34,7 @@ const LIMIT_SOURCES = [
   'packages/core/src/skills/load-skill.ts',
   'packages/core/src/skills/read-directory.ts',
   'packages/node-stdio/src/loopback-redirect.ts',
+  'packages/ai-sdk/src/mcp-tool-set.ts',
 ];
 
 /** Numeric options with a documented default that bound nothing, left out of the limits table. */

@@ -47,15 +47,15 @@ export interface McpToolSetOptions {
    */
   readonly callOptions?: CallToolOptions | ((call: McpToolCall) => CallToolOptions);
   /**
-   * Longest description a tool offers the model, in UTF-16 code units (default
-   * `DEFAULT_MAX_DESCRIPTION_CHARS`, 4,000; `Infinity` for no bound). A
+   * Longest description a tool offers the model, in UTF-16 code units
+   * (default 4000, `DEFAULT_MAX_DESCRIPTION_CHARS`). `Infinity` means no bound. A
    * longer one is cut to this length, its last character `…`, with `onWarning`.
    */
   readonly maxDescriptionChars?: number;
   /**
-   * Largest input schema a tool may offer the model, in bytes of its JSON
-   * (UTF-8; default `DEFAULT_MAX_SCHEMA_BYTES`, 64 KiB; `Infinity` for no
-   * bound). A tool whose schema is larger is left out of the set, with
+   * Largest input schema a tool may offer the model, in bytes of its JSON in
+   * UTF-8 (default 65536: 64 KiB, `DEFAULT_MAX_SCHEMA_BYTES`). `Infinity` means
+   * no bound. A tool whose schema is larger is left out of the set, with
    * `onWarning`, and takes no name from the others.
    */
   readonly maxSchemaBytes?: number;
