@@ -29,7 +29,7 @@ export type {
 } from './auth/options.js';
 export { MemoryOAuthStore, type OAuthStore } from './auth/store.js';
 // A type only: the Client makes subscriptions (`listen()`), apps only hold them.
-export type { ListenEvent, ListenFilter, Subscription } from './client/answering/subscription.js';
+export type { ListenEvent, ListenFilter, Subscription } from './client/listen/subscription.js';
 export { Client } from './client/client.js';
 export type {
   CallOptions,

@@ -12,14 +12,14 @@ import { type Transport, type TransportHooks, transportHooks } from '../transpor
 import { lazy } from '../util/lazy.js';
 import type * as AnsweringModule from './answering/index.js';
 import type { Answering } from './answering/index.js';
-import type { ListenFilter, Subscription } from './answering/subscription.js';
+import type { ListenFilter, Subscription } from './listen/subscription.js';
 import { type CapabilityPath, clientCapabilities, hasCapability } from './capabilities.js';
 import type * as Catalogue from './catalogue/index.js';
-import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
-import { chooseEra, type Eras, eraFor, sharedEraCache } from './era-detection.js';
-import type { EraHost } from './era-host.js';
-import { LegacyEra } from './legacy-era.js';
-import { ModernEra } from './modern-era.js';
+import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './eras/era.js';
+import { chooseEra, type Eras, eraFor, sharedEraCache } from './eras/era-detection.js';
+import type { EraHost } from './eras/era-host.js';
+import { LegacyEra } from './eras/legacy-era.js';
+import { ModernEra } from './eras/modern-era.js';
 import {
   type CallOptions,
   type CallToolOptions,
@@ -35,7 +35,7 @@ import {
 import { collectPages, type Page } from './pagination.js';
 import { ResultCache } from './result-cache.js';
 import { parseCallTool, parseTools } from './results/decode.js';
-import { type CallBounds, RpcChannel } from './rpc-channel.js';
+import { type CallBounds, RpcChannel } from './rpc/rpc-channel.js';
 import type { SessionSnapshot } from './session-snapshot.js';
 import type { TaskAnswer, TaskClient, ToolCall } from './tasks/index.js';
 

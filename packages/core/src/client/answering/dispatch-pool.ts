@@ -1,4 +1,4 @@
-import { within } from '../pending-calls.js';
+import { within } from '../rpc/pending-calls.js';
 
 /**
  * A fixed number of slots for handler work: the server's requests and

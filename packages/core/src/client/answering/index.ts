@@ -7,10 +7,10 @@ import {
   DEFAULT_MAX_INPUT_REQUESTS,
   DEFAULT_MAX_INPUT_ROUNDS,
 } from '../options.js';
-import type { CallBounds, RpcChannel } from '../rpc-channel.js';
+import type { CallBounds, RpcChannel } from '../rpc/rpc-channel.js';
 import { DispatchPool } from './dispatch-pool.js';
 import { answerInputRequests, answerRounds, type CallRounds, type RoundBounds } from './input-requests.js';
-import { Listeners } from './listeners.js';
+import { Listeners } from '../listen/listeners.js';
 import { ServerRequests } from './server-requests.js';
 import { afterUrlElicitations } from './url-elicitations.js';
 

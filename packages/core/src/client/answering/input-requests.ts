@@ -3,9 +3,9 @@ import { LimitError } from '../../errors/limit-error.js';
 import { ProtocolError } from '../../errors/protocol-error.js';
 import { RpcError } from '../../errors/rpc-error.js';
 import { InputRequiredResultSchema } from '../../protocol/mrtr.js';
-import type { EraRequestOptions } from '../era.js';
-import { protocolIssues } from '../protocol-issues.js';
-import type { RequestOptions, RpcChannel } from '../rpc-channel.js';
+import type { EraRequestOptions } from '../eras/era.js';
+import { protocolIssues } from '../rpc/protocol-issues.js';
+import type { RequestOptions, RpcChannel } from '../rpc/rpc-channel.js';
 import type { DispatchPool } from './dispatch-pool.js';
 import type { AnswerRequest } from './server-requests.js';
 

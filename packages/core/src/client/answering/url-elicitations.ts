@@ -5,7 +5,7 @@ import { RpcError } from '../../errors/rpc-error.js';
 import { UrlElicitationRequiredError } from '../../errors/url-elicitation-required-error.js';
 import { UrlElicitationRequiredErrorDataSchema } from '../../protocol/elicitation.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
-import { protocolIssues } from '../protocol-issues.js';
+import { protocolIssues } from '../rpc/protocol-issues.js';
 import type { DispatchPool } from './dispatch-pool.js';
 import { inSlot, type Round, stoppedBy } from './input-requests.js';
 

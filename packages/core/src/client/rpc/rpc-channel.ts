@@ -1,11 +1,11 @@
 import * as v from 'valibot';
-import { ClientClosedError } from '../errors/client-closed-error.js';
-import { McpError } from '../errors/mcp-error.js';
-import { ProtocolError } from '../errors/protocol-error.js';
-import { RpcError } from '../errors/rpc-error.js';
-import { toErrorObject } from '../errors/to-error-object.js';
-import { TransportError } from '../errors/transport-error.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ClientClosedError } from '../../errors/client-closed-error.js';
+import { McpError } from '../../errors/mcp-error.js';
+import { ProtocolError } from '../../errors/protocol-error.js';
+import { RpcError } from '../../errors/rpc-error.js';
+import { toErrorObject } from '../../errors/to-error-object.js';
+import { TransportError } from '../../errors/transport-error.js';
+import { ErrorCode } from '../../protocol/error-codes.js';
 import {
   isRequestId,
   isResultResponse,
@@ -20,15 +20,15 @@ import {
   type JsonRpcResultResponse,
   JsonRpcResultResponseSchema,
   type RequestId,
-} from '../protocol/jsonrpc.js';
-import { META_PROGRESS_TOKEN, withMeta } from '../protocol/meta.js';
-import { ProgressNotificationParamsSchema } from '../protocol/progress.js';
-import { MessageQueue } from '../transport/message-queue.js';
-import { type SendOptions, type Transport, type TransportEvent, transportHooks } from '../transport/transport.js';
-import { jsonExcerpt } from '../util/excerpt.js';
-import { messageOf } from '../util/message-of.js';
-import { LruMap } from './lru-map.js';
-import type { CallOptions } from './options.js';
+} from '../../protocol/jsonrpc.js';
+import { META_PROGRESS_TOKEN, withMeta } from '../../protocol/meta.js';
+import { ProgressNotificationParamsSchema } from '../../protocol/progress.js';
+import { MessageQueue } from '../../transport/message-queue.js';
+import { type SendOptions, type Transport, type TransportEvent, transportHooks } from '../../transport/transport.js';
+import { jsonExcerpt } from '../../util/excerpt.js';
+import { messageOf } from '../../util/message-of.js';
+import { LruMap } from '../../util/lru-map.js';
+import type { CallOptions } from '../options.js';
 import { type Deadline, Deadlines, type PendingCall, within } from './pending-calls.js';
 import { protocolIssues } from './protocol-issues.js';
 import { sendOptionsFor } from './safe-methods.js';
