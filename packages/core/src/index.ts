@@ -6,7 +6,7 @@
  * @module @mcp/core
  */
 export { type McpTool, mcpTools } from './ai/mcp-tools.js';
-export type { ClientCredentials, TokenEndpointAuthMethod } from './auth/client-credentials.js';
+export type { ClientCredentials, TokenEndpointAuthMethod } from './auth/registered-client.js';
 export type { DpopOptions } from './auth/dpop.js';
 export type {
   AssertionTarget,

@@ -1,5 +1,5 @@
 import type { AddressClass } from '../util/address-class.js';
-import type { ClientCredentials } from './client-credentials.js';
+import type { ClientCredentials } from './registered-client.js';
 import type { DpopOptions } from './dpop.js';
 import type { Grant } from './grants/grant.js';
 import type { OAuthStore } from './store.js';

@@ -1,4 +1,4 @@
-import type { ClientCredentials } from '../client-credentials.js';
+import type { ClientCredentials } from '../registered-client.js';
 import type { OAuthHttp } from '../oauth-http.js';
 import type { OAuthOptions } from '../options.js';
 import type { PendingAuthorizations } from '../pending-authorizations.js';
