@@ -12,7 +12,6 @@ import { type Transport, type TransportHooks, transportHooks } from '../transpor
 import { lazy } from '../util/lazy.js';
 import type * as AnsweringModule from './answering/index.js';
 import type { Answering } from './answering/index.js';
-import type { ListenFilter, Subscription } from './listen/subscription.js';
 import { type CapabilityPath, clientCapabilities, hasCapability } from './capabilities.js';
 import type * as Catalogue from './catalogue/index.js';
 import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './eras/era.js';
@@ -20,6 +19,7 @@ import { chooseEra, type Eras, eraFor, sharedEraCache } from './eras/era-detecti
 import type { EraHost } from './eras/era-host.js';
 import { LegacyEra } from './eras/legacy-era.js';
 import { ModernEra } from './eras/modern-era.js';
+import type { ListenFilter, Subscription } from './listen/subscription.js';
 import {
   type CallOptions,
   type CallToolOptions,

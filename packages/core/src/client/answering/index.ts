@@ -1,6 +1,7 @@
 import { LimitError } from '../../errors/limit-error.js';
 import type { RpcError } from '../../errors/rpc-error.js';
 import type { JsonRpcNotification } from '../../protocol/jsonrpc.js';
+import { Listeners } from '../listen/listeners.js';
 import {
   type ClientOptions,
   DEFAULT_MAX_CONCURRENT_HANDLERS,
@@ -10,7 +11,6 @@ import {
 import type { CallBounds, RpcChannel } from '../rpc/rpc-channel.js';
 import { DispatchPool } from './dispatch-pool.js';
 import { answerInputRequests, answerRounds, type CallRounds, type RoundBounds } from './input-requests.js';
-import { Listeners } from '../listen/listeners.js';
 import { ServerRequests } from './server-requests.js';
 import { afterUrlElicitations } from './url-elicitations.js';
 

@@ -5,9 +5,9 @@ import { UnsupportedVersionError } from '../../errors/unsupported-version-error.
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { isModernProtocolVersion, LEGACY_PROTOCOL_VERSIONS } from '../../protocol/versions.js';
 import { type Transport, transportHooks } from '../../transport/transport.js';
-import type { ConnectContext, Era, ServerIdentity } from './era.js';
 import { LruMap } from '../../util/lru-map.js';
 import { DEFAULT_ERA_CACHE_ENTRIES, type EraCache, type EraKind } from '../options.js';
+import type { ConnectContext, Era, ServerIdentity } from './era.js';
 
 /**
  * The verdicts of every client not given its own `eraCache`: bounded, so a

@@ -9,11 +9,11 @@ import type { Tool } from '../../protocol/tools.js';
 import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from '../../protocol/versions.js';
 import type { Listeners } from '../listen/listeners.js';
 import type { ListenFilter, Subscription } from '../listen/subscription.js';
-import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
-import type { EraHost } from './era-host.js';
 import type { CallOptions } from '../options.js';
 import { parseEmpty, resultParser } from '../results/decode.js';
 import type { RpcChannel } from '../rpc/rpc-channel.js';
+import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
+import type { EraHost } from './era-host.js';
 
 const parseInitialize = resultParser('initialize', InitializeResultSchema);
 

@@ -23,15 +23,15 @@ import { MODERN_PROTOCOL_VERSIONS } from '../../protocol/versions.js';
 import { excerpt } from '../../util/excerpt.js';
 import { lazy } from '../../util/lazy.js';
 import type { Step } from '../answering/input-requests.js';
+import { clientCapabilities, modernCapabilities } from '../capabilities.js';
 import type { Listeners } from '../listen/listeners.js';
 import type { ListenFilter, Subscription } from '../listen/subscription.js';
-import { clientCapabilities, modernCapabilities } from '../capabilities.js';
-import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
-import type { EraHost } from './era-host.js';
-import { encodeHeaderValue } from './header-values.js';
 import { DEFAULT_CLIENT_INFO, DEFAULT_MAX_SCHEMA_NODES } from '../options.js';
 import { parseAny, resultParser } from '../results/decode.js';
 import type { RequestOptions, RpcChannel } from '../rpc/rpc-channel.js';
+import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
+import type { EraHost } from './era-host.js';
+import { encodeHeaderValue } from './header-values.js';
 import { ToolRegistry } from './tool-registry.js';
 
 /** The `x-mcp-header` rules, loaded with the first listing that has an annotation. */
