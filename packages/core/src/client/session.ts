@@ -193,7 +193,7 @@ export class Session {
   }
 
   /**
-   * One request, refused before anything is sent when the client is not
+   * One request, which fails before anything is sent when the client is not
    * connected or, for a `capability`, when the server did not declare it; then
    * through the TTL cache where results are cacheable (a method that is not pays
    * for none of it), and through the era, renewing an expired session once.
@@ -205,8 +205,8 @@ export class Session {
     parse: (raw: unknown) => T,
     options: CallBounds = {},
   ): Promise<T> {
-    const refusal = this.#refusal(method, capability);
-    if (refusal) return Promise.reject(refusal);
+    const unmet = this.#unmetPrecondition(method, capability);
+    if (unmet) return Promise.reject(unmet);
     const startedAt = performance.now();
     // Not async: the common request hands on the era's promise as it is, not wrapped in one more.
     return !CACHEABLE.has(method) || options.cache === false
@@ -331,8 +331,8 @@ export class Session {
 
   /** The level of log messages wanted, once the server declared `logging`: the era sets it (`Era.setLoggingLevel`). */
   async setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<void> {
-    const refusal = this.#refusal('logging/setLevel', 'logging');
-    if (refusal) throw refusal;
+    const unmet = this.#unmetPrecondition('logging/setLevel', 'logging');
+    if (unmet) throw unmet;
     await this.#era.setLoggingLevel(level, options);
   }
 
@@ -348,15 +348,15 @@ export class Session {
   /** Change notifications as a subscription, once the client is connected: the era opens it (`Era.listen`). */
   async listen(filter: ListenFilter): Promise<Subscription> {
     const { listeners } = await this.#answer();
-    const refusal = this.#refusal('subscriptions/listen');
-    if (refusal) throw refusal;
+    const unmet = this.#unmetPrecondition('subscriptions/listen');
+    if (unmet) throw unmet;
     return this.#era.listen(filter, listeners);
   }
 
   /** Tells the server the roots changed, once the client is connected, as the era does (`Era.notifyRootsChanged`). */
   notifyRootsChanged(): Promise<void> {
-    const refusal = this.#refusal('notifications/roots/list_changed');
-    if (refusal) return Promise.reject(refusal);
+    const unmet = this.#unmetPrecondition('notifications/roots/list_changed');
+    if (unmet) return Promise.reject(unmet);
     return this.#era.notifyRootsChanged();
   }
 
@@ -367,7 +367,7 @@ export class Session {
   }
 
   /** Why `method` must not be sent now, checked before anything goes on the wire. */
-  #refusal(method: string, capability?: CapabilityPath): Error | undefined {
+  #unmetPrecondition(method: string, capability?: CapabilityPath): Error | undefined {
     if (this.#channel.ended) return undefined; // the channel rejects with the reason it ended
     if (!this.#server) return new McpError(`${method}: call connect() first`);
     if (capability && !hasCapability(this.#server.capabilities, capability)) {

@@ -49,7 +49,7 @@ export class Answering {
     this.listeners = new Listeners(options, channel);
   }
 
-  /** Answers a server request in a handler slot; with every slot taken it is refused at once. */
+  /** Answers a server request in a handler slot; with every slot taken it fails at once as busy. */
   answer(method: string, params: unknown, signal: AbortSignal): Promise<Record<string, unknown>> {
     return new Promise((resolve, reject) => {
       if (!this.#pool.tryRun(() => this.#requests.handle(method, params, signal).then(resolve, reject))) {
@@ -100,11 +100,11 @@ export class Answering {
    * the call's bounds (`options`).
    */
   afterUrlElicitations<T>(refusal: RpcError, method: string, options: CallBounds, retry: () => Promise<T>): Promise<T> {
-    const what = `${method} (waiting for the user's URL elicitations)`;
+    const label = `${method} (waiting for the user's URL elicitations)`;
     const round = {
       ...this.#rounds,
       refusedRequest: method,
-      run: <R>(work: (signal: AbortSignal) => Promise<R>) => this.#channel.run(method, options, work, what),
+      run: <R>(work: (signal: AbortSignal) => Promise<R>) => this.#channel.run(method, options, work, label),
     };
     return afterUrlElicitations(refusal, round, this.#requests.elicitsUrls, retry);
   }
@@ -118,10 +118,10 @@ export class Answering {
     inputRequests: Readonly<Record<string, { readonly method: string; readonly params?: unknown }>>,
     options: CallBounds,
   ): Promise<Record<string, unknown>> {
-    const what = `${method} (answering the task's input requests)`;
+    const label = `${method} (answering the task's input requests)`;
     return answerInputRequests(method, inputRequests, {
       ...this.#rounds,
-      run: (work) => this.#channel.run(method, options, work, what),
+      run: (work) => this.#channel.run(method, options, work, label),
     });
   }
 

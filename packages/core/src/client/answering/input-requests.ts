@@ -58,8 +58,8 @@ export interface RoundBounds extends Omit<Round, 'run'> {
 export async function answerRounds<T>(raw: unknown, call: CallRounds<T>, bounds: RoundBounds): Promise<T> {
   const { method, params, options } = call;
   const { maxRounds, channel } = bounds;
-  const what = `${method} (answering the server's input requests)`;
-  const round: Round = { ...bounds, run: (work) => channel.run(method, options, work, what) };
+  const label = `${method} (answering the server's input requests)`;
+  const round: Round = { ...bounds, run: (work) => channel.run(method, options, work, label) };
   for (let rounds = 0; ; rounds++) {
     const input = inputRequired(method, raw, bounds.maxInputRequests);
     if (rounds >= maxRounds) {
