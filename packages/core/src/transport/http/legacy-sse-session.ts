@@ -3,9 +3,9 @@ import { TransportError } from '../../errors/transport-error.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import { discard } from '../../util/read-body.js';
 import type { SendOptions } from '../transport.js';
+import { httpError } from './error-response.js';
 import { type EventStreamTarget, readMessages, type SseEvent } from './event-stream/index.js';
 import type { Requester } from './http-request.js';
-import { httpError } from './refused-response.js';
 
 /**
  * The deprecated HTTP+SSE transport of 2024-11-05, used only as a fallback: a GET

@@ -8,6 +8,7 @@ import { linkedSignal } from '../../util/linked-signal.js';
 import { contentType, discard } from '../../util/read-body.js';
 import { MessageQueue } from '../message-queue.js';
 import type { SendOptions, SessionInfo, Transport, TransportEvent, TransportHooks } from '../transport.js';
+import { refusal } from './error-response.js';
 import type { EventStreamTarget } from './event-stream/index.js';
 import { HttpRequester } from './http-requester.js';
 import { jsonAnswer } from './json-answer.js';
@@ -15,7 +16,6 @@ import type { LegacySseSession } from './legacy-sse-session.js';
 import { legacySse, recovery } from './on-demand.js';
 import { DEFAULT_CLOSE_TIMEOUT, DEFAULT_MAX_MESSAGE_BYTES, type StreamableHttpTransportOptions } from './options.js';
 import { readPostStream } from './post-stream.js';
-import { refusal } from './refused-response.js';
 
 /** What a send carries once it has the signal that ends it. */
 type SignalledSend = SendOptions & { readonly signal: AbortSignal };
