@@ -41,10 +41,11 @@ import type { TaskAnswer, TaskClient, ToolCall } from './tasks/index.js';
 
 /**
  * The client's on-demand modules, each loaded the first time a program needs
- * it, so a bundler splits it off: answering the server (handlers, input rounds,
- * `listen()`); the catalogue (resources, prompts, completion); output validation
- * (the first call of a tool that listed an `outputSchema`); tasks (a `tools/call` answered with a task, a
- * 2025-11-25 server that declared `tasks`, `client.tasks`).
+ * it, so a bundler splits it off. Answering the server runs its requests'
+ * handlers, the input rounds and `listen()`. The catalogue reads resources and
+ * prompts and asks for completions. Output validation loads at the first call of
+ * a tool that listed an `outputSchema`. Tasks load for a `tools/call` answered
+ * with a task, a 2025-11-25 server that declared `tasks`, or `client.tasks`.
  */
 const answering = lazy(() => import('./answering/index.js'));
 const catalogue = lazy(() => import('./catalogue/index.js'));

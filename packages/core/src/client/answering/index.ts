@@ -95,9 +95,9 @@ export class Answering {
   }
 
   /**
-   * A `method` the server refused with -32042 (2025-11-25): its URL elicitations
-   * go to the app's handler, then `retry` once (`url-elicitations.ts`), all under
-   * the call's bounds (`options`).
+   * A `method` the server refused with -32042 (2025-11-25). Its URL elicitations
+   * go to the app's handler, then `retry` runs once, all under the call's bounds
+   * in `options`; `url-elicitations.ts` holds the rules.
    */
   afterUrlElicitations<T>(refusal: RpcError, method: string, options: CallBounds, retry: () => Promise<T>): Promise<T> {
     const label = `${method} (waiting for the user's URL elicitations)`;

@@ -39,9 +39,9 @@ const FALLBACK_STATUSES = [400, 404, 405];
  * messages, resumes broken streams with `Last-Event-ID`, applies the retry
  * policy, and falls back to the 2024-11-05 HTTP+SSE transport when a server
  * refuses `initialize`. Web standards only: it runs wherever `fetch` and
- * `ReadableStream` do. Reading SSE and everything beyond the happy path (the GET
- * stream, the fallback, retries, redirects, resumption) load on first use
- * (on-demand.ts), so a healthy JSON exchange never downloads them.
+ * `ReadableStream` do. Reading SSE and everything beyond the happy path load on
+ * first use through on-demand.ts: the GET stream, the fallback, retries,
+ * redirects and resumption. A healthy JSON exchange never downloads them.
  */
 export class StreamableHttpTransport implements Transport, TransportHooks {
   readonly #options: StreamableHttpTransportOptions;
