@@ -6,7 +6,6 @@
  * @module @mcp/core
  */
 export { type McpTool, mcpTools } from './ai/mcp-tools.js';
-export type { ClientCredentials, TokenEndpointAuthMethod } from './auth/client-credentials.js';
 export type { DpopOptions } from './auth/dpop.js';
 export type {
   AssertionTarget,
@@ -27,10 +26,11 @@ export type {
   OAuthOptions,
   OAuthUrlPurpose,
 } from './auth/options.js';
+export type { ClientCredentials, TokenEndpointAuthMethod } from './auth/registered-client.js';
 export { MemoryOAuthStore, type OAuthStore } from './auth/store.js';
-// A type only: the Client makes subscriptions (`listen()`), apps only hold them.
-export type { ListenEvent, ListenFilter, Subscription } from './client/answering/subscription.js';
 export { Client } from './client/client.js';
+// A type only: the Client makes subscriptions (`listen()`), apps only hold them.
+export type { ListenEvent, ListenFilter, Subscription } from './client/listen/subscription.js';
 export type {
   CallOptions,
   CallToolOptions,

@@ -1,7 +1,7 @@
 import type { AddressClass } from '../util/address-class.js';
-import type { ClientCredentials } from './client-credentials.js';
 import type { DpopOptions } from './dpop.js';
 import type { Grant } from './grants/grant.js';
+import type { ClientCredentials } from './registered-client.js';
 import type { OAuthStore } from './store.js';
 
 /** Client metadata sent with Dynamic Client Registration (RFC 7591 §2); `redirect_uris` is added. */

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { AuthError } from '../errors/auth-error.js';
 import { isLoopback } from '../util/loopback.js';
-import type { ClientCredentials, TokenEndpointAuthMethod } from './client-credentials.js';
 import type { OAuthAnswer } from './oauth-fetch.js';
 import type { OAuthHttp } from './oauth-http.js';
 import type { OAuthOptions } from './options.js';
+import type { ClientCredentials, TokenEndpointAuthMethod } from './registered-client.js';
 import { type AuthorizationServerMetadata, ClientInformationSchema } from './schemas.js';
 import { type OAuthStore, storeKeys } from './store.js';
 import { oauthError } from './token-endpoint.js';

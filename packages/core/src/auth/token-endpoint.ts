@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 import { AuthError } from '../errors/auth-error.js';
 import { encodeBase64 } from '../util/base64.js';
-import type { ClientCredentials, TokenEndpointAuthMethod } from './client-credentials.js';
 import { importSigningKey, signJwt } from './jwt.js';
 import type { OAuthAnswer } from './oauth-fetch.js';
 import type { OAuthHttp } from './oauth-http.js';
 import { randomToken } from './random.js';
+import type { ClientCredentials, TokenEndpointAuthMethod } from './registered-client.js';
 import {
   type AuthorizationServerMetadata,
   OAuthErrorResponseSchema,

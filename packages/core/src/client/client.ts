@@ -6,7 +6,7 @@ import type { Resource, ResourceTemplate } from '../protocol/resources.js';
 import type { Tool, ToolResult } from '../protocol/tools.js';
 import type { Transport } from '../transport/transport.js';
 import { asyncDispose } from '../util/dispose.js';
-import type { ListenFilter, Subscription } from './answering/subscription.js';
+import type { ListenFilter, Subscription } from './listen/subscription.js';
 import type { CallOptions, CallToolOptions, ClientOptions, EraKind } from './options.js';
 import type { Completion, CompletionRequest, PromptResult, ReadResourceResult } from './results/catalogue.js';
 import { parseObject } from './results/decode.js';

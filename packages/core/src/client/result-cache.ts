@@ -1,5 +1,5 @@
 import { freshnessMs } from '../protocol/cache.js';
-import { LruMap } from './lru-map.js';
+import { LruMap } from '../util/lru-map.js';
 
 interface Entry {
   readonly value: unknown;

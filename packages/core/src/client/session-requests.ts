@@ -1,6 +1,6 @@
 import type { CapabilityPath } from './capabilities.js';
-import type { ServerIdentity } from './era.js';
-import type { CallBounds } from './rpc-channel.js';
+import type { ServerIdentity } from './eras/era.js';
+import type { CallBounds } from './rpc/rpc-channel.js';
 
 /**
  * What an on-demand module (the catalogue, tasks) asks of the Session that loads

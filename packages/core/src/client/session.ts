@@ -12,14 +12,14 @@ import { type Transport, type TransportHooks, transportHooks } from '../transpor
 import { lazy } from '../util/lazy.js';
 import type * as AnsweringModule from './answering/index.js';
 import type { Answering } from './answering/index.js';
-import type { ListenFilter, Subscription } from './answering/subscription.js';
 import { type CapabilityPath, clientCapabilities, hasCapability } from './capabilities.js';
 import type * as Catalogue from './catalogue/index.js';
-import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
-import { chooseEra, type Eras, eraFor, sharedEraCache } from './era-detection.js';
-import type { EraHost } from './era-host.js';
-import { LegacyEra } from './legacy-era.js';
-import { ModernEra } from './modern-era.js';
+import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './eras/era.js';
+import { chooseEra, type Eras, eraFor, sharedEraCache } from './eras/era-detection.js';
+import type { EraHost } from './eras/era-host.js';
+import { LegacyEra } from './eras/legacy-era.js';
+import { ModernEra } from './eras/modern-era.js';
+import type { ListenFilter, Subscription } from './listen/subscription.js';
 import {
   type CallOptions,
   type CallToolOptions,
@@ -35,16 +35,17 @@ import {
 import { collectPages, type Page } from './pagination.js';
 import { ResultCache } from './result-cache.js';
 import { parseCallTool, parseTools } from './results/decode.js';
-import { type CallBounds, RpcChannel } from './rpc-channel.js';
+import { type CallBounds, RpcChannel } from './rpc/rpc-channel.js';
 import type { SessionSnapshot } from './session-snapshot.js';
 import type { TaskAnswer, TaskClient, ToolCall } from './tasks/index.js';
 
 /**
  * The client's on-demand modules, each loaded the first time a program needs
- * it, so a bundler splits it off: answering the server (handlers, input rounds,
- * `listen()`); the catalogue (resources, prompts, completion); output validation
- * (the first call of a tool that listed an `outputSchema`); tasks (a `tools/call` answered with a task, a
- * 2025-11-25 server that declared `tasks`, `client.tasks`).
+ * it, so a bundler splits it off. Answering the server runs its requests'
+ * handlers, the input rounds and `listen()`. The catalogue reads resources and
+ * prompts and asks for completions. Output validation loads at the first call of
+ * a tool that listed an `outputSchema`. Tasks load for a `tools/call` answered
+ * with a task, a 2025-11-25 server that declared `tasks`, or `client.tasks`.
  */
 const answering = lazy(() => import('./answering/index.js'));
 const catalogue = lazy(() => import('./catalogue/index.js'));
@@ -193,7 +194,7 @@ export class Session {
   }
 
   /**
-   * One request, refused before anything is sent when the client is not
+   * One request, which fails before anything is sent when the client is not
    * connected or, for a `capability`, when the server did not declare it; then
    * through the TTL cache where results are cacheable (a method that is not pays
    * for none of it), and through the era, renewing an expired session once.
@@ -205,8 +206,8 @@ export class Session {
     parse: (raw: unknown) => T,
     options: CallBounds = {},
   ): Promise<T> {
-    const refusal = this.#refusal(method, capability);
-    if (refusal) return Promise.reject(refusal);
+    const unmet = this.#unmetPrecondition(method, capability);
+    if (unmet) return Promise.reject(unmet);
     const startedAt = performance.now();
     // Not async: the common request hands on the era's promise as it is, not wrapped in one more.
     return !CACHEABLE.has(method) || options.cache === false
@@ -331,8 +332,8 @@ export class Session {
 
   /** The level of log messages wanted, once the server declared `logging`: the era sets it (`Era.setLoggingLevel`). */
   async setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<void> {
-    const refusal = this.#refusal('logging/setLevel', 'logging');
-    if (refusal) throw refusal;
+    const unmet = this.#unmetPrecondition('logging/setLevel', 'logging');
+    if (unmet) throw unmet;
     await this.#era.setLoggingLevel(level, options);
   }
 
@@ -348,15 +349,15 @@ export class Session {
   /** Change notifications as a subscription, once the client is connected: the era opens it (`Era.listen`). */
   async listen(filter: ListenFilter): Promise<Subscription> {
     const { listeners } = await this.#answer();
-    const refusal = this.#refusal('subscriptions/listen');
-    if (refusal) throw refusal;
+    const unmet = this.#unmetPrecondition('subscriptions/listen');
+    if (unmet) throw unmet;
     return this.#era.listen(filter, listeners);
   }
 
   /** Tells the server the roots changed, once the client is connected, as the era does (`Era.notifyRootsChanged`). */
   notifyRootsChanged(): Promise<void> {
-    const refusal = this.#refusal('notifications/roots/list_changed');
-    if (refusal) return Promise.reject(refusal);
+    const unmet = this.#unmetPrecondition('notifications/roots/list_changed');
+    if (unmet) return Promise.reject(unmet);
     return this.#era.notifyRootsChanged();
   }
 
@@ -367,7 +368,7 @@ export class Session {
   }
 
   /** Why `method` must not be sent now, checked before anything goes on the wire. */
-  #refusal(method: string, capability?: CapabilityPath): Error | undefined {
+  #unmetPrecondition(method: string, capability?: CapabilityPath): Error | undefined {
     if (this.#channel.ended) return undefined; // the channel rejects with the reason it ended
     if (!this.#server) return new McpError(`${method}: call connect() first`);
     if (capability && !hasCapability(this.#server.capabilities, capability)) {

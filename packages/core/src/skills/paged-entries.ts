@@ -3,7 +3,7 @@ import type { Client } from '../client/client.js';
 import type { CallOptions } from '../client/options.js';
 import { collectPages, type Page } from '../client/pagination.js';
 import { resultParser } from '../client/results/decode.js';
-import type { CallBounds } from '../client/rpc-channel.js';
+import type { CallBounds } from '../client/rpc/rpc-channel.js';
 
 /** Pages a skills list method follows by default before it fails with a `LimitError`. */
 export const DEFAULT_MAX_SKILL_PAGES = 100;

@@ -109,10 +109,22 @@ function crossings(from: string, forbidden: readonly string[]): string[] {
   );
 }
 
+/** Imports from a folder into `within` other than the modules of `allowed`, as `from → to` lines. */
+function reachesPast(from: string, within: string, allowed: readonly string[]): string[] {
+  return [...graph].flatMap(([file, deps]) =>
+    file.startsWith(from)
+      ? deps
+          .filter((dep) => dep.startsWith(within) && !allowed.some((module) => dep.startsWith(module)))
+          .map((dep) => `${file} → ${dep}`)
+      : [],
+  );
+}
+
 describe('layering of packages/core/src', () => {
   it('reads the module graph (sanity: the client imports its transport contract)', () => {
     expect(graph.size).toBeGreaterThan(50);
     expect(graph.get('client/client.ts')).toContain('transport/transport.ts');
+    expect(graph.get('client/session.ts')).toContain('client/rpc/rpc-channel.ts');
   });
 
   it('has no import cycles, counting type-only and dynamic imports', () => {
@@ -149,5 +161,19 @@ describe('layering of packages/core/src', () => {
 
   it('client/ does not reach into transport/http/ (only the transport/*.ts contracts and util/)', () => {
     expect(crossings('client/', ['transport/http/'])).toEqual([]);
+  });
+
+  it('client/rpc/, the JSON-RPC core, knows nothing of the client above it but its options', () => {
+    expect(reachesPast('client/rpc/', 'client/', ['client/rpc/', 'client/options.ts'])).toEqual([]);
+  });
+
+  it('client/eras/ reach the Session only through EraHost, never session.ts or client.ts', () => {
+    expect(crossings('client/eras/', ['client/session.ts', 'client/client.ts'])).toEqual([]);
+  });
+
+  it('client/listen/ knows the channel, not the answering module that loads it, the eras or the Session', () => {
+    expect(
+      crossings('client/listen/', ['client/answering/', 'client/eras/', 'client/session.ts', 'client/client.ts']),
+    ).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { codeFromCallback } from '../../src/auth/authorization-code.js';
 import { canonicalResource, resourceCovers } from '../../src/auth/canonical-resource.js';
 import { authorizationServerMetadataUrls, resourceMetadataUrls } from '../../src/auth/discovery.js';
+import { codeFromCallback } from '../../src/auth/grants/authorization-code.js';
 import { s256Challenge } from '../../src/auth/pkce.js';
 import { selectScope, unionScopes } from '../../src/auth/scope.js';
 import { chooseAuthMethod } from '../../src/auth/token-endpoint.js';

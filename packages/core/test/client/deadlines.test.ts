@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Deadlines } from '../../src/client/pending-calls.js';
+import { Deadlines } from '../../src/client/rpc/pending-calls.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,6 +1,6 @@
 import { queryObjects } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { Subscription } from '../../src/client/answering/subscription.js';
+import { Subscription } from '../../src/client/listen/subscription.js';
 import { scripted, useScriptedClients } from '../client/harness.js';
 import { discover } from './modern-scripted.js';
 

@@ -1,7 +1,7 @@
-import type { ClientCredentials } from '../client-credentials.js';
 import type { OAuthHttp } from '../oauth-http.js';
 import type { OAuthOptions } from '../options.js';
 import type { PendingAuthorizations } from '../pending-authorizations.js';
+import type { ClientCredentials } from '../registered-client.js';
 import type { AuthorizationServerMetadata, ProtectedResourceMetadata, TokenResponse } from '../schemas.js';
 import type { OAuthStore } from '../store.js';
 import type { Grant } from './grant.js';

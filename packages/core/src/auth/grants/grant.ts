@@ -1,4 +1,4 @@
-import type { ClientCredentials } from '../client-credentials.js';
+import type { ClientCredentials } from '../registered-client.js';
 
 /**
  * How an OAuthProvider obtains tokens. The default, `authorization_code`, sends

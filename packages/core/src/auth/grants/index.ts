@@ -1,6 +1,6 @@
 import { AuthError } from '../../errors/auth-error.js';
-import type { ClientCredentials } from '../client-credentials.js';
 import type { OAuthOptions } from '../options.js';
+import type { ClientCredentials } from '../registered-client.js';
 import { authorizationCodeGrant } from './authorization-code.js';
 import { clientCredentialsGrant } from './client-credentials.js';
 import type { Grant } from './grant.js';

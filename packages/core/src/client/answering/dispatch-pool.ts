@@ -1,9 +1,9 @@
-import { within } from '../pending-calls.js';
+import { within } from '../rpc/pending-calls.js';
 
 /**
  * A fixed number of slots for handler work: the server's requests and
  * notifications, and the answers to 2026-07-28 input requests. `tryRun` never
- * waits: when every slot is taken it returns false and the caller refuses or
+ * waits: when every slot is taken it returns false and the caller answers busy or
  * drops the work, so the read loop never blocks. Work that may wait its turn
  * (one round's input requests) waits for `freed()` and tries again.
  */
@@ -36,7 +36,7 @@ export class DispatchPool {
   /**
    * Settles when a running task next ends, so a slot may be free: for work a call
    * already bounds that waits its turn (one round's input requests) instead of
-   * being refused. The waiter retries `tryRun`; its own signal ends the wait.
+   * being answered busy. The waiter retries `tryRun`; its own signal ends the wait.
    */
   freed(): Promise<void> {
     this.#freed ??= new Promise((resolve) => {

@@ -1,16 +1,16 @@
 import { LimitError } from '../../errors/limit-error.js';
 import type { RpcError } from '../../errors/rpc-error.js';
 import type { JsonRpcNotification } from '../../protocol/jsonrpc.js';
+import { Listeners } from '../listen/listeners.js';
 import {
   type ClientOptions,
   DEFAULT_MAX_CONCURRENT_HANDLERS,
   DEFAULT_MAX_INPUT_REQUESTS,
   DEFAULT_MAX_INPUT_ROUNDS,
 } from '../options.js';
-import type { CallBounds, RpcChannel } from '../rpc-channel.js';
+import type { CallBounds, RpcChannel } from '../rpc/rpc-channel.js';
 import { DispatchPool } from './dispatch-pool.js';
 import { answerInputRequests, answerRounds, type CallRounds, type RoundBounds } from './input-requests.js';
-import { Listeners } from './listeners.js';
 import { ServerRequests } from './server-requests.js';
 import { afterUrlElicitations } from './url-elicitations.js';
 
@@ -49,7 +49,7 @@ export class Answering {
     this.listeners = new Listeners(options, channel);
   }
 
-  /** Answers a server request in a handler slot; with every slot taken it is refused at once. */
+  /** Answers a server request in a handler slot; with every slot taken it fails at once as busy. */
   answer(method: string, params: unknown, signal: AbortSignal): Promise<Record<string, unknown>> {
     return new Promise((resolve, reject) => {
       if (!this.#pool.tryRun(() => this.#requests.handle(method, params, signal).then(resolve, reject))) {
@@ -95,16 +95,16 @@ export class Answering {
   }
 
   /**
-   * A `method` the server refused with -32042 (2025-11-25): its URL elicitations
-   * go to the app's handler, then `retry` once (`url-elicitations.ts`), all under
-   * the call's bounds (`options`).
+   * A `method` the server refused with -32042 (2025-11-25). Its URL elicitations
+   * go to the app's handler, then `retry` runs once, all under the call's bounds
+   * in `options`; `url-elicitations.ts` holds the rules.
    */
   afterUrlElicitations<T>(refusal: RpcError, method: string, options: CallBounds, retry: () => Promise<T>): Promise<T> {
-    const what = `${method} (waiting for the user's URL elicitations)`;
+    const label = `${method} (waiting for the user's URL elicitations)`;
     const round = {
       ...this.#rounds,
       refusedRequest: method,
-      run: <R>(work: (signal: AbortSignal) => Promise<R>) => this.#channel.run(method, options, work, what),
+      run: <R>(work: (signal: AbortSignal) => Promise<R>) => this.#channel.run(method, options, work, label),
     };
     return afterUrlElicitations(refusal, round, this.#requests.elicitsUrls, retry);
   }
@@ -118,10 +118,10 @@ export class Answering {
     inputRequests: Readonly<Record<string, { readonly method: string; readonly params?: unknown }>>,
     options: CallBounds,
   ): Promise<Record<string, unknown>> {
-    const what = `${method} (answering the task's input requests)`;
+    const label = `${method} (answering the task's input requests)`;
     return answerInputRequests(method, inputRequests, {
       ...this.#rounds,
-      run: (work) => this.#channel.run(method, options, work, what),
+      run: (work) => this.#channel.run(method, options, work, label),
     });
   }
 

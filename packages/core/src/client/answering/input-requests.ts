@@ -3,9 +3,9 @@ import { LimitError } from '../../errors/limit-error.js';
 import { ProtocolError } from '../../errors/protocol-error.js';
 import { RpcError } from '../../errors/rpc-error.js';
 import { InputRequiredResultSchema } from '../../protocol/mrtr.js';
-import type { EraRequestOptions } from '../era.js';
-import { protocolIssues } from '../protocol-issues.js';
-import type { RequestOptions, RpcChannel } from '../rpc-channel.js';
+import type { EraRequestOptions } from '../eras/era.js';
+import { protocolIssues } from '../rpc/protocol-issues.js';
+import type { RequestOptions, RpcChannel } from '../rpc/rpc-channel.js';
 import type { DispatchPool } from './dispatch-pool.js';
 import type { AnswerRequest } from './server-requests.js';
 
@@ -58,8 +58,8 @@ export interface RoundBounds extends Omit<Round, 'run'> {
 export async function answerRounds<T>(raw: unknown, call: CallRounds<T>, bounds: RoundBounds): Promise<T> {
   const { method, params, options } = call;
   const { maxRounds, channel } = bounds;
-  const what = `${method} (answering the server's input requests)`;
-  const round: Round = { ...bounds, run: (work) => channel.run(method, options, work, what) };
+  const label = `${method} (answering the server's input requests)`;
+  const round: Round = { ...bounds, run: (work) => channel.run(method, options, work, label) };
   for (let rounds = 0; ; rounds++) {
     const input = inputRequired(method, raw, bounds.maxInputRequests);
     if (rounds >= maxRounds) {

@@ -5,7 +5,7 @@ import { RpcError } from '../../errors/rpc-error.js';
 import { UrlElicitationRequiredError } from '../../errors/url-elicitation-required-error.js';
 import { UrlElicitationRequiredErrorDataSchema } from '../../protocol/elicitation.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
-import { protocolIssues } from '../protocol-issues.js';
+import { protocolIssues } from '../rpc/protocol-issues.js';
 import type { DispatchPool } from './dispatch-pool.js';
 import { inSlot, type Round, stoppedBy } from './input-requests.js';
 
@@ -16,20 +16,26 @@ export interface RefusalRound extends Round {
 
 /**
  * A request the server refused with -32042 until the user completes URL flows
- * (2025-11-25 client/elicitation § URL Elicitation Required Error). With a
- * URL-mode elicitation handler (`elicitation: { handler, url: true }`), each
- * elicitation of the refusal's `data` goes to it in turn, under the same rules
- * as a server's own URL-mode request: only `https:` URLs (`http:` on loopback)
- * reach it, the others are declined for the app, with `onWarning`. When every
- * one was accepted and the handler has resolved, the request is sent once more
- * (`retry`) and its outcome is the call's. Anything else rejects with
- * `UrlElicitationRequiredError` carrying the elicitations: no URL handler (then
- * however many there are: `limits.maxInputRequests` bounds only what the user is
- * asked, a `LimitError` past it), one not accepted, a handler that threw (its error the `cause`), or a retry
- * refused with -32042 again — never a second round, so a server cannot loop
- * the user. The handlers run in the client's handler slots under the call's
- * own bounds (its signal, timeout and cap), which the retry shares too. Calls
- * under way refused for the same `elicitationId` ask the user once.
+ * (2025-11-25 client/elicitation § URL Elicitation Required Error).
+ *
+ * With a URL-mode elicitation handler (`elicitation: { handler, url: true }`),
+ * each elicitation of the refusal's `data` goes to it in turn, under the same
+ * rules as a server's own URL-mode request. Only `https:` URLs reach it, and
+ * `http:` ones on loopback; the others are declined for the app, with
+ * `onWarning`. When every one was accepted and the handler has resolved, the
+ * request is sent once more with `retry`, and its outcome is the call's.
+ *
+ * Anything else rejects with `UrlElicitationRequiredError` carrying the
+ * elicitations. That is the case without a URL handler, however many
+ * elicitations there are: `limits.maxInputRequests` bounds only what the user
+ * is asked, so with a URL handler more than that is a `LimitError`. It is also
+ * the case when one is not accepted, when a handler throws (its error is the
+ * `cause`), and when the retry is refused with -32042 again. There is never a
+ * second round, so a server cannot loop the user.
+ *
+ * The handlers run in the client's handler slots under the call's own bounds:
+ * its signal, timeout and cap, which the retry shares too. Calls under way
+ * refused for the same `elicitationId` ask the user once.
  */
 export async function afterUrlElicitations<T>(
   refusal: RpcError,

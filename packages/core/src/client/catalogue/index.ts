@@ -11,7 +11,7 @@ import { ErrorCode } from '../../protocol/error-codes.js';
 import type { Prompt } from '../../protocol/prompts.js';
 import type { Resource, ResourceTemplate } from '../../protocol/resources.js';
 import { type CapabilityPath, hasCapability } from '../capabilities.js';
-import type { ServerIdentity } from '../era.js';
+import type { ServerIdentity } from '../eras/era.js';
 import type { CallOptions } from '../options.js';
 import type { Page } from '../pagination.js';
 import {

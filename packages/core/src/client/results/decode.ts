@@ -11,7 +11,7 @@ import {
 } from '../../protocol/tools.js';
 import { messageOf } from '../../util/message-of.js';
 import { page } from '../pagination.js';
-import { protocolIssues } from '../protocol-issues.js';
+import { protocolIssues } from '../rpc/protocol-issues.js';
 
 /**
  * Result decoding: each method's result validated at the edge, then mapped to

@@ -11,7 +11,7 @@ import {
   extensionTaskEntries,
   type TaskReference,
 } from '../../protocol/tasks.js';
-import { encodeHeaderValue } from '../header-values.js';
+import { encodeHeaderValue } from '../eras/header-values.js';
 import { parseAny, parseCallTool, resultParser } from '../results/decode.js';
 import type { TaskCallOptions, TaskSession, TaskWire } from './task-wire.js';
 

@@ -7,7 +7,7 @@
  */
 import { isJsonObject } from '../../protocol/json.js';
 import type { Tool } from '../../protocol/tools.js';
-import { encodeHeaderValue } from '../header-values.js';
+import { encodeHeaderValue } from '../eras/header-values.js';
 
 /** One tool parameter mirrored into an `Mcp-Param-{name}` header. */
 export interface HeaderParam {

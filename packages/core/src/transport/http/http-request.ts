@@ -6,7 +6,7 @@ export interface HttpRequest {
   readonly headers: Headers;
   readonly body?: string;
   readonly signal: AbortSignal;
-  /** Safe to repeat after any network failure (see client/safe-methods.ts). */
+  /** Safe to repeat after any network failure (see client/rpc/safe-methods.ts). */
   readonly idempotent: boolean;
 }
 

@@ -1,11 +1,11 @@
 import { LimitError } from '../../errors/limit-error.js';
 import { setAll } from '../../util/headers.js';
 import { discard } from '../../util/read-body.js';
+import { httpError } from './error-response.js';
 import type { HttpRequest, Requester } from './http-request.js';
 import { recovery } from './on-demand.js';
 import type { StreamableHttpTransportOptions } from './options.js';
 import type { FailedAttempt, SentRequest } from './recovery/index.js';
-import { httpError } from './refused-response.js';
 
 /**
  * Resends of one request an AuthProvider may ask for, fixed (not an option; an

@@ -3,9 +3,9 @@ import { TransportError } from '../../errors/transport-error.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import { discard } from '../../util/read-body.js';
 import type { SendOptions } from '../transport.js';
+import { httpError } from './error-response.js';
 import { type EventStreamTarget, readMessages, type SseEvent } from './event-stream/index.js';
 import type { Requester } from './http-request.js';
-import { httpError } from './refused-response.js';
 
 /**
  * The deprecated HTTP+SSE transport of 2024-11-05, used only as a fallback: a GET
@@ -31,22 +31,22 @@ export class LegacySseSession {
 
   /**
    * Opens the stream with `headers` and waits for its `endpoint` event.
-   * `refused` is the Streamable HTTP POST that was refused, its body unread: when
-   * the GET is refused too, no HTTP+SSE server is there either, and the POST's
-   * refusal is the failure (an HttpError), the GET's its `cause`.
+   * `errorResponse` is the error response to the Streamable HTTP POST, its body
+   * unread. When the GET fails too, no HTTP+SSE server is there either: the
+   * POST's error response is the failure (an HttpError), the GET's its `cause`.
    */
-  async open(headers: Headers, refused: Response): Promise<void> {
+  async open(headers: Headers, errorResponse: Response): Promise<void> {
     const http = this.#http;
     const response = await http
       .send({ method: 'GET', headers, signal: this.#signal, idempotent: true })
       .catch(async (error: unknown) => {
-        await discard(refused);
+        await discard(errorResponse);
         throw error;
       });
     if (!response.ok || !response.body) {
-      throw await httpError(refused, http.url, undefined, { cause: await httpError(response, http.url) });
+      throw await httpError(errorResponse, http.url, undefined, { cause: await httpError(response, http.url) });
     }
-    await discard(refused);
+    await discard(errorResponse);
     const body = response.body;
     this.#endpoint = await new Promise<URL>((resolve, reject) => {
       const onEvent = (event: SseEvent) => {

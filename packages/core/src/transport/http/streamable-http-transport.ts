@@ -8,6 +8,7 @@ import { linkedSignal } from '../../util/linked-signal.js';
 import { contentType, discard } from '../../util/read-body.js';
 import { MessageQueue } from '../message-queue.js';
 import type { SendOptions, SessionInfo, Transport, TransportEvent, TransportHooks } from '../transport.js';
+import { readErrorResponse } from './error-response.js';
 import type { EventStreamTarget } from './event-stream/index.js';
 import { HttpRequester } from './http-requester.js';
 import { jsonAnswer } from './json-answer.js';
@@ -15,7 +16,6 @@ import type { LegacySseSession } from './legacy-sse-session.js';
 import { legacySse, recovery } from './on-demand.js';
 import { DEFAULT_CLOSE_TIMEOUT, DEFAULT_MAX_MESSAGE_BYTES, type StreamableHttpTransportOptions } from './options.js';
 import { readPostStream } from './post-stream.js';
-import { refusal } from './refused-response.js';
 
 /** What a send carries once it has the signal that ends it. */
 type SignalledSend = SendOptions & { readonly signal: AbortSignal };
@@ -39,9 +39,9 @@ const FALLBACK_STATUSES = [400, 404, 405];
  * messages, resumes broken streams with `Last-Event-ID`, applies the retry
  * policy, and falls back to the 2024-11-05 HTTP+SSE transport when a server
  * refuses `initialize`. Web standards only: it runs wherever `fetch` and
- * `ReadableStream` do. Reading SSE and everything beyond the happy path (the GET
- * stream, the fallback, retries, redirects, resumption) load on first use
- * (on-demand.ts), so a healthy JSON exchange never downloads them.
+ * `ReadableStream` do. Reading SSE and everything beyond the happy path load on
+ * first use through on-demand.ts: the GET stream, the fallback, retries,
+ * redirects and resumption. A healthy JSON exchange never downloads them.
  */
 export class StreamableHttpTransport implements Transport, TransportHooks {
   readonly #options: StreamableHttpTransportOptions;
@@ -69,7 +69,7 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
   #lost = false;
   #protocolVersion: string | undefined;
   /** The session may have a GET stream: a legacy-era Streamable HTTP session, stream not turned off. */
-  #streamable = false;
+  #mayOpenGetStream = false;
   /** Stops the GET stream; set from the moment it is asked for, before its code has loaded. */
   #stream: AbortController | undefined;
   #legacy: LegacySseSession | undefined;
@@ -130,13 +130,13 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
     this.#lost = false;
     this.#stopStream();
     // 2026-07-28 has no GET stream (a modern server answers 405); HTTP+SSE has its own.
-    this.#streamable = info.era === 'legacy' && !this.#legacy && this.#options.standaloneStream !== false;
+    this.#mayOpenGetStream = info.era === 'legacy' && !this.#legacy && this.#options.standaloneStream !== false;
     if (info.serverMessages !== false) this.openServerStream();
   }
 
   /** Opens the session's GET stream if it may have one and has none yet. */
   openServerStream(): void {
-    if (!this.#streamable || this.#stream || this.#closer.signal.aborted) return;
+    if (!this.#mayOpenGetStream || this.#stream || this.#closer.signal.aborted) return;
     // Taken now, so a second call opens nothing; a close or a lost session
     // aborts the stream through it, loaded or not.
     const stopper = new AbortController();
@@ -221,7 +221,7 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
     if (initialize && FALLBACK_STATUSES.includes(status) && this.#options.legacyFallback !== false) {
       return this.#fallBack(response, message, options);
     }
-    if (!response.ok) return this.#refused(response, requestId);
+    if (!response.ok) return this.#errorResponse(response, requestId);
     if (initialize) this.#sessionId = response.headers.get(SESSION_HEADER) ?? this.#sessionId;
     // Accepted (202), or the answer to a notification or a response: nothing to read.
     if (status === 202 || requestId === undefined) return discard(response);
@@ -269,7 +269,7 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
     const legacy = new LegacySseSession(this.#http, this.#sse, this.#closer.signal, (error) =>
       this.#inbound.fail(error),
     );
-    // The refusal goes along unread: if no stream opens either, it is what failed.
+    // The error response goes along unread: if no stream opens either, it is what failed.
     await legacy.open(this.#sseHeaders(), response);
     // Only a stream that opened makes this an HTTP+SSE server; else the next
     // request (a re-probe, say) still goes out as Streamable HTTP.
@@ -283,8 +283,8 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
    * MissingRequiredClientCapability or HeaderMismatch with 400; MethodNotFound
    * with 404): that error is the answer. Otherwise an HttpError.
    */
-  async #refused(response: Response, requestId: RequestId | undefined): Promise<void> {
-    this.#deliver(await refusal(response, this.#http.url, requestId));
+  async #errorResponse(response: Response, requestId: RequestId | undefined): Promise<void> {
+    this.#deliver(await readErrorResponse(response, this.#http.url, requestId));
   }
 
   /**
@@ -359,7 +359,7 @@ export class StreamableHttpTransport implements Transport, TransportHooks {
   #forgetSession(): void {
     this.#sessionId = undefined;
     this.#lost = true;
-    this.#streamable = false;
+    this.#mayOpenGetStream = false;
     this.#stopStream();
   }
 

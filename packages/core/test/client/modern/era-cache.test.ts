@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { sharedEraCache } from '../../../src/client/era-detection.js';
+import { sharedEraCache } from '../../../src/client/eras/era-detection.js';
 import { DEFAULT_ERA_CACHE_ENTRIES } from '../../../src/client/options.js';
 import type { EraKind } from '../../../src/index.js';
 import { hubUrl, useClients, useHttpServers } from './modern-harness.js';

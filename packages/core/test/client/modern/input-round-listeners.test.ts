@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DispatchPool } from '../../../src/client/answering/dispatch-pool.js';
 import { retryParams } from '../../../src/client/answering/input-requests.js';
-import { RpcChannel } from '../../../src/client/rpc-channel.js';
+import { RpcChannel } from '../../../src/client/rpc/rpc-channel.js';
 import { MemoryTransport } from '../../../src/index.js';
 import { hubUrl, useClients, useHttpServers } from './modern-harness.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeHeaderValue } from '../../../src/client/header-values.js';
+import { encodeHeaderValue } from '../../../src/client/eras/header-values.js';
 import {
   CLIENT_CAPABILITIES_KEY,
   CLIENT_INFO_KEY,

@@ -200,9 +200,9 @@ class Bridge {
     }
     const client = this.#client;
     const forward = forwardOf(method);
-    const refusal = this.#refusal(id, method, client !== undefined, forward !== undefined);
-    if (refusal || !client || !forward) {
-      if (refusal) this.#peer.fail(id, refusal);
+    const instead = this.#answerInstead(id, method, client !== undefined, forward !== undefined);
+    if (instead || !client || !forward) {
+      if (instead) this.#peer.fail(id, instead);
       return;
     }
     const controller = new AbortController();
@@ -225,8 +225,8 @@ class Bridge {
       });
   }
 
-  /** Why a request is answered at once with an error instead of forwarded; undefined to forward it. */
-  #refusal(id: RequestId, method: string, initialized: boolean, known: boolean): ErrorObject | undefined {
+  /** The error a request is answered with at once instead of being forwarded; undefined to forward it. */
+  #answerInstead(id: RequestId, method: string, initialized: boolean, known: boolean): ErrorObject | undefined {
     if (!initialized) return { code: ErrorCode.InvalidRequest, message: `bridge: ${method} before initialize` };
     if (!known) return { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` };
     if (this.#inFlight.has(id))

@@ -4,9 +4,9 @@ import { TransportError } from '../../../errors/transport-error.js';
 import type { RequestId } from '../../../protocol/jsonrpc.js';
 import { sleep } from '../../../util/backoff.js';
 import { discard } from '../../../util/read-body.js';
+import { httpError } from '../error-response.js';
 import { type EventStreamTarget, readMessages, type SseCursor } from '../event-stream/index.js';
 import type { Requester } from '../http-request.js';
-import { httpError } from '../refused-response.js';
 import { MAX_SSE_RETRY } from './backoff.js';
 
 /** A POST's SSE stream that ended before its response, and what resuming it needs. */

@@ -4,10 +4,10 @@ import { TransportError } from '../../../errors/transport-error.js';
 import { backoffDelay, sleep } from '../../../util/backoff.js';
 import { linkedSignal } from '../../../util/linked-signal.js';
 import { timerDelay } from '../../../util/timers.js';
+import { httpError } from '../error-response.js';
 import { type EventStreamTarget, readMessages, type SseCursor } from '../event-stream/index.js';
 import type { Requester } from '../http-request.js';
 import type { StreamReconnectOptions } from '../options.js';
-import { httpError } from '../refused-response.js';
 import { DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY, MAX_SSE_RETRY } from './backoff.js';
 
 /** What the stream needs from its transport. */

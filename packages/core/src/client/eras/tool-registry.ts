@@ -1,5 +1,5 @@
-import type { Tool } from '../protocol/tools.js';
-import type { HeaderParam, headerAnnotations, paramHeaders } from './x-mcp-header/index.js';
+import type { Tool } from '../../protocol/tools.js';
+import type { HeaderParam, headerAnnotations, paramHeaders } from '../x-mcp-header/index.js';
 
 /** The `x-mcp-header` rules, as their on-demand module holds them. */
 export interface HeaderRules {

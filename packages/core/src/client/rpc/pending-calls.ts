@@ -1,5 +1,5 @@
-import { timerDelay } from '../util/timers.js';
-import type { Progress } from './options.js';
+import { timerDelay } from '../../util/timers.js';
+import type { Progress } from '../options.js';
 
 /** One request waiting for its response. */
 export interface PendingCall {

@@ -1,19 +1,19 @@
 import type * as v from 'valibot';
-import { RpcError } from '../errors/rpc-error.js';
-import { UnsupportedVersionError } from '../errors/unsupported-version-error.js';
-import { ErrorCode, supportedVersionsIn } from '../protocol/error-codes.js';
-import { InitializeResultSchema } from '../protocol/initialize.js';
-import type { JsonRpcRequest } from '../protocol/jsonrpc.js';
-import type { LoggingLevel } from '../protocol/logging.js';
-import type { Tool } from '../protocol/tools.js';
-import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
-import type { Listeners } from './answering/listeners.js';
-import type { ListenFilter, Subscription } from './answering/subscription.js';
+import { RpcError } from '../../errors/rpc-error.js';
+import { UnsupportedVersionError } from '../../errors/unsupported-version-error.js';
+import { ErrorCode, supportedVersionsIn } from '../../protocol/error-codes.js';
+import { InitializeResultSchema } from '../../protocol/initialize.js';
+import type { JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import type { LoggingLevel } from '../../protocol/logging.js';
+import type { Tool } from '../../protocol/tools.js';
+import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from '../../protocol/versions.js';
+import type { Listeners } from '../listen/listeners.js';
+import type { ListenFilter, Subscription } from '../listen/subscription.js';
+import type { CallOptions } from '../options.js';
+import { parseEmpty, resultParser } from '../results/decode.js';
+import type { RpcChannel } from '../rpc/rpc-channel.js';
 import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
 import type { EraHost } from './era-host.js';
-import type { CallOptions } from './options.js';
-import { parseEmpty, resultParser } from './results/decode.js';
-import type { RpcChannel } from './rpc-channel.js';
 
 const parseInitialize = resultParser('initialize', InitializeResultSchema);
 

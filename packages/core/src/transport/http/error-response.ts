@@ -10,12 +10,12 @@ import { answers } from './json-answer.js';
  * it refuses the era probe, and legacy servers are most servers.
  */
 
-/** How long a refused response's body is waited for, in ms: a body that stalls must not hold up its error. */
-const REFUSAL_BODY_WAIT = 2000;
-/** Characters of a refused body kept for an error message (HttpError cuts further, marking the cut). */
+/** How long an error response's body is waited for, in ms: a body that stalls must not hold up its error. */
+const ERROR_BODY_WAIT = 2000;
+/** Characters of an error response's body kept for an error message (HttpError cuts further, marking the cut). */
 const EXCERPT_CHARS = 4096;
-/** Characters of a refused JSON body read for the JSON-RPC error it may hold: one fits, a page need not. */
-const REFUSAL_CHARS = 64 * 1024;
+/** Characters of an error response's JSON body read for the JSON-RPC error it may hold: one fits, a page need not. */
+const ERROR_JSON_CHARS = 64 * 1024;
 
 /** An HttpError for a response that is not a success, with a bounded excerpt of its body (`text`, if already read). */
 export async function httpError(
@@ -33,15 +33,19 @@ export async function httpError(
  * -32022/-32021/-32020 and 400, or 404 + -32601); otherwise it throws an
  * HttpError with the start of the body.
  */
-export async function refusal(response: Response, url: URL, requestId: RequestId | undefined): Promise<object> {
+export async function readErrorResponse(
+  response: Response,
+  url: URL,
+  requestId: RequestId | undefined,
+): Promise<object> {
   const json = requestId !== undefined && contentType(response).startsWith('application/json');
-  const text = await bodyStart(response, json ? REFUSAL_CHARS : EXCERPT_CHARS);
+  const text = await bodyStart(response, json ? ERROR_JSON_CHARS : EXCERPT_CHARS);
   if (json) {
     try {
       const body: unknown = JSON.parse(text);
       if (answers(body, requestId) && 'error' in body) return body;
     } catch {
-      // Not JSON, or cut at REFUSAL_CHARS: no answer.
+      // Not JSON, or cut at ERROR_JSON_CHARS: no answer.
     }
   }
   throw await httpError(response, url, text);
@@ -49,14 +53,14 @@ export async function refusal(response: Response, url: URL, requestId: RequestId
 
 /**
  * The start of a body: reads only until it has `max` characters, or for
- * REFUSAL_BODY_WAIT ms at most (whatever arrived by then); never throws.
+ * ERROR_BODY_WAIT ms at most (whatever arrived by then); never throws.
  */
 async function bodyStart(response: Response, max: number): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
   // Cancelling ends a pending read with what came so far.
   const stop = () => void reader.cancel().catch(() => {});
-  const timer = setTimeout(stop, REFUSAL_BODY_WAIT);
+  const timer = setTimeout(stop, ERROR_BODY_WAIT);
   const decoder = new TextDecoder();
   let text = '';
   try {

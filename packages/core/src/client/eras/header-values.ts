@@ -1,4 +1,4 @@
-import { encodeBase64 } from '../util/base64.js';
+import { encodeBase64 } from '../../util/base64.js';
 
 /**
  * Header values for `Mcp-Name` and `Mcp-Param-*` (2026-07-28 Streamable HTTP):

@@ -1,12 +1,12 @@
-import type { ClientCapabilities, ServerCapabilities } from '../protocol/capabilities.js';
-import type { Implementation } from '../protocol/implementation.js';
-import type { JsonRpcRequest } from '../protocol/jsonrpc.js';
-import type { LoggingLevel } from '../protocol/logging.js';
-import type { Tool } from '../protocol/tools.js';
-import type { Listeners } from './answering/listeners.js';
-import type { ListenFilter, Subscription } from './answering/subscription.js';
-import type { CallOptions, EraKind } from './options.js';
-import type { RequestOptions, RpcChannel } from './rpc-channel.js';
+import type { ClientCapabilities, ServerCapabilities } from '../../protocol/capabilities.js';
+import type { Implementation } from '../../protocol/implementation.js';
+import type { JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import type { LoggingLevel } from '../../protocol/logging.js';
+import type { Tool } from '../../protocol/tools.js';
+import type { Listeners } from '../listen/listeners.js';
+import type { ListenFilter, Subscription } from '../listen/subscription.js';
+import type { CallOptions, EraKind } from '../options.js';
+import type { RequestOptions, RpcChannel } from '../rpc/rpc-channel.js';
 
 /** What the client learns about the server when it connects. */
 export interface ServerIdentity {

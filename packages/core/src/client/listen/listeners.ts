@@ -6,7 +6,7 @@ import { META_SUBSCRIPTION_ID } from '../../protocol/meta.js';
 import { SubscriptionFilterSchema } from '../../protocol/subscriptions.js';
 import { backoffDelay, sleep } from '../../util/backoff.js';
 import { type ClientOptions, DEFAULT_MAX_QUEUED_EVENTS } from '../options.js';
-import type { RpcChannel } from '../rpc-channel.js';
+import type { RpcChannel } from '../rpc/rpc-channel.js';
 import { type ListenEvent, type ListenFilter, type QueueBound, Subscription, wants } from './subscription.js';
 
 /**

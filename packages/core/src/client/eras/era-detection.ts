@@ -1,13 +1,13 @@
-import { HttpError } from '../errors/http-error.js';
-import { ProtocolError } from '../errors/protocol-error.js';
-import { RpcError } from '../errors/rpc-error.js';
-import { UnsupportedVersionError } from '../errors/unsupported-version-error.js';
-import { ErrorCode } from '../protocol/error-codes.js';
-import { isModernProtocolVersion, LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
-import { type Transport, transportHooks } from '../transport/transport.js';
+import { HttpError } from '../../errors/http-error.js';
+import { ProtocolError } from '../../errors/protocol-error.js';
+import { RpcError } from '../../errors/rpc-error.js';
+import { UnsupportedVersionError } from '../../errors/unsupported-version-error.js';
+import { ErrorCode } from '../../protocol/error-codes.js';
+import { isModernProtocolVersion, LEGACY_PROTOCOL_VERSIONS } from '../../protocol/versions.js';
+import { type Transport, transportHooks } from '../../transport/transport.js';
+import { LruMap } from '../../util/lru-map.js';
+import { DEFAULT_ERA_CACHE_ENTRIES, type EraCache, type EraKind } from '../options.js';
 import type { ConnectContext, Era, ServerIdentity } from './era.js';
-import { LruMap } from './lru-map.js';
-import { DEFAULT_ERA_CACHE_ENTRIES, type EraCache, type EraKind } from './options.js';
 
 /**
  * The verdicts of every client not given its own `eraCache`: bounded, so a

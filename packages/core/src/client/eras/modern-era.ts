@@ -1,14 +1,14 @@
 import * as v from 'valibot';
-import { McpError } from '../errors/mcp-error.js';
-import { ProtocolError } from '../errors/protocol-error.js';
-import { RpcError } from '../errors/rpc-error.js';
-import { UnsupportedVersionError } from '../errors/unsupported-version-error.js';
-import type { ClientCapabilities } from '../protocol/capabilities.js';
-import { DiscoverResultSchema } from '../protocol/discover.js';
-import { ErrorCode, supportedVersionsIn } from '../protocol/error-codes.js';
-import type { Implementation } from '../protocol/implementation.js';
-import type { JsonRpcRequest } from '../protocol/jsonrpc.js';
-import type { LoggingLevel } from '../protocol/logging.js';
+import { McpError } from '../../errors/mcp-error.js';
+import { ProtocolError } from '../../errors/protocol-error.js';
+import { RpcError } from '../../errors/rpc-error.js';
+import { UnsupportedVersionError } from '../../errors/unsupported-version-error.js';
+import type { ClientCapabilities } from '../../protocol/capabilities.js';
+import { DiscoverResultSchema } from '../../protocol/discover.js';
+import { ErrorCode, supportedVersionsIn } from '../../protocol/error-codes.js';
+import type { Implementation } from '../../protocol/implementation.js';
+import type { JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import type { LoggingLevel } from '../../protocol/logging.js';
 import {
   META_CLIENT_CAPABILITIES,
   META_CLIENT_INFO,
@@ -16,26 +16,26 @@ import {
   META_PROTOCOL_VERSION,
   META_SERVER_INFO,
   withMeta,
-} from '../protocol/meta.js';
-import { resultTypeOf } from '../protocol/result.js';
-import type { Tool } from '../protocol/tools.js';
-import { MODERN_PROTOCOL_VERSIONS } from '../protocol/versions.js';
-import { excerpt } from '../util/excerpt.js';
-import { lazy } from '../util/lazy.js';
-import type { Step } from './answering/input-requests.js';
-import type { Listeners } from './answering/listeners.js';
-import type { ListenFilter, Subscription } from './answering/subscription.js';
-import { clientCapabilities, modernCapabilities } from './capabilities.js';
+} from '../../protocol/meta.js';
+import { resultTypeOf } from '../../protocol/result.js';
+import type { Tool } from '../../protocol/tools.js';
+import { MODERN_PROTOCOL_VERSIONS } from '../../protocol/versions.js';
+import { excerpt } from '../../util/excerpt.js';
+import { lazy } from '../../util/lazy.js';
+import type { Step } from '../answering/input-requests.js';
+import { clientCapabilities, modernCapabilities } from '../capabilities.js';
+import type { Listeners } from '../listen/listeners.js';
+import type { ListenFilter, Subscription } from '../listen/subscription.js';
+import { DEFAULT_CLIENT_INFO, DEFAULT_MAX_SCHEMA_NODES } from '../options.js';
+import { parseAny, resultParser } from '../results/decode.js';
+import type { RequestOptions, RpcChannel } from '../rpc/rpc-channel.js';
 import type { ConnectContext, Era, EraRequestOptions, ServerIdentity } from './era.js';
 import type { EraHost } from './era-host.js';
 import { encodeHeaderValue } from './header-values.js';
-import { DEFAULT_CLIENT_INFO, DEFAULT_MAX_SCHEMA_NODES } from './options.js';
-import { parseAny, resultParser } from './results/decode.js';
-import type { RequestOptions, RpcChannel } from './rpc-channel.js';
 import { ToolRegistry } from './tool-registry.js';
 
 /** The `x-mcp-header` rules, loaded with the first listing that has an annotation. */
-const headerRules = lazy(() => import('./x-mcp-header/index.js'));
+const headerRules = lazy(() => import('../x-mcp-header/index.js'));
 
 /**
  * Methods whose `Mcp-Name` header carries a param (2026-07-28 Streamable HTTP):

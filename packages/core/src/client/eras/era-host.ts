@@ -1,7 +1,7 @@
-import type { Answering } from './answering/index.js';
-import type { ClientOptions } from './options.js';
-import type { RpcChannel } from './rpc-channel.js';
-import type { SessionRequests } from './session-requests.js';
+import type { Answering } from '../answering/index.js';
+import type { ClientOptions } from '../options.js';
+import type { RpcChannel } from '../rpc/rpc-channel.js';
+import type { SessionRequests } from '../session-requests.js';
 
 /**
  * What an era may use of the Session it serves. The Session builds one host and

@@ -1,11 +1,11 @@
 import * as v from 'valibot';
-import { ClientClosedError } from '../errors/client-closed-error.js';
-import { McpError } from '../errors/mcp-error.js';
-import { ProtocolError } from '../errors/protocol-error.js';
-import { RpcError } from '../errors/rpc-error.js';
-import { toErrorObject } from '../errors/to-error-object.js';
-import { TransportError } from '../errors/transport-error.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ClientClosedError } from '../../errors/client-closed-error.js';
+import { McpError } from '../../errors/mcp-error.js';
+import { ProtocolError } from '../../errors/protocol-error.js';
+import { RpcError } from '../../errors/rpc-error.js';
+import { toErrorObject } from '../../errors/to-error-object.js';
+import { TransportError } from '../../errors/transport-error.js';
+import { ErrorCode } from '../../protocol/error-codes.js';
 import {
   isRequestId,
   isResultResponse,
@@ -20,15 +20,15 @@ import {
   type JsonRpcResultResponse,
   JsonRpcResultResponseSchema,
   type RequestId,
-} from '../protocol/jsonrpc.js';
-import { META_PROGRESS_TOKEN, withMeta } from '../protocol/meta.js';
-import { ProgressNotificationParamsSchema } from '../protocol/progress.js';
-import { MessageQueue } from '../transport/message-queue.js';
-import { type SendOptions, type Transport, type TransportEvent, transportHooks } from '../transport/transport.js';
-import { jsonExcerpt } from '../util/excerpt.js';
-import { messageOf } from '../util/message-of.js';
-import { LruMap } from './lru-map.js';
-import type { CallOptions } from './options.js';
+} from '../../protocol/jsonrpc.js';
+import { META_PROGRESS_TOKEN, withMeta } from '../../protocol/meta.js';
+import { ProgressNotificationParamsSchema } from '../../protocol/progress.js';
+import { MessageQueue } from '../../transport/message-queue.js';
+import { type SendOptions, type Transport, type TransportEvent, transportHooks } from '../../transport/transport.js';
+import { jsonExcerpt } from '../../util/excerpt.js';
+import { LruMap } from '../../util/lru-map.js';
+import { messageOf } from '../../util/message-of.js';
+import type { CallOptions } from '../options.js';
 import { type Deadline, Deadlines, type PendingCall, within } from './pending-calls.js';
 import { protocolIssues } from './protocol-issues.js';
 import { sendOptionsFor } from './safe-methods.js';
@@ -130,7 +130,7 @@ export class RpcChannel {
   readonly #handlers = new Map<string, AbortController>();
   /** Work of calls off the wire (`run`) and notification sends, stopped with the reason when the channel ends. */
   readonly #running = new Set<(reason: unknown) => void>();
-  readonly #signalsSends: boolean;
+  readonly #cancelsByClosing: boolean;
   #nextId = 1;
   #ended: Error | undefined;
   #closing: Promise<void> | undefined;
@@ -140,7 +140,7 @@ export class RpcChannel {
     this.#transport = transport;
     this.#hooks = hooks;
     this.#options = options;
-    this.#signalsSends = transportHooks(transport).cancelsByClosing === true;
+    this.#cancelsByClosing = transportHooks(transport).cancelsByClosing === true;
   }
 
   /** Starts the read loop. */
@@ -160,8 +160,8 @@ export class RpcChannel {
    */
   request<T>(method: string, params: Record<string, unknown> | undefined, options: RequestOptions<T>): Promise<T> {
     const now = performance.now();
-    const refusal = this.#refusal(method, options, now);
-    if (refusal !== undefined) return Promise.reject(refusal);
+    const reason = this.#cannotStart(method, options, now);
+    if (reason !== undefined) return Promise.reject(reason);
     const { signal } = options;
     const id = this.#nextId++;
     options.onRequestId?.(id);
@@ -182,7 +182,7 @@ export class RpcChannel {
       // Ends what the transport holds for this call (an HTTP stream) when we give
       // up on it. Only transports that hold something per call get one: creating
       // a signal per request is not free.
-      const ended = this.#signalsSends ? new AbortController() : undefined;
+      const ended = this.#cancelsByClosing ? new AbortController() : undefined;
       const release = () => {
         disarm();
         delete this.#pending[id];
@@ -219,12 +219,12 @@ export class RpcChannel {
    * signal, the timeout, the hard cap counted from `startedAt`, and the channel's
    * end. `work` gets a signal that aborts with the reason the first of them ends
    * the wait (or `work` fails), and does not start when one already has. A timeout
-   * names `what`; the cap names the call's method, as its requests do.
+   * names `label`; the cap names the call's method, as its requests do.
    */
-  run<T>(method: string, options: CallBounds, work: (signal: AbortSignal) => Promise<T>, what = method): Promise<T> {
+  run<T>(method: string, options: CallBounds, work: (signal: AbortSignal) => Promise<T>, label = method): Promise<T> {
     const now = performance.now();
-    const refusal = this.#refusal(method, options, now);
-    if (refusal !== undefined) return Promise.reject(refusal);
+    const reason = this.#cannotStart(method, options, now);
+    if (reason !== undefined) return Promise.reject(reason);
     const controller = new AbortController();
     return new Promise<T>((resolve, reject) => {
       const stop = (reason: unknown) => {
@@ -232,7 +232,7 @@ export class RpcChannel {
         controller.abort(reason);
         reject(reason);
       };
-      const [, disarm] = this.#arm(method, what, options, stop, now);
+      const [, disarm] = this.#arm(method, label, options, stop, now);
       const release = () => {
         disarm();
         this.#running.delete(stop);
@@ -246,7 +246,7 @@ export class RpcChannel {
   }
 
   /** Why a call's next request or wait must not start: the channel ended, the caller aborted, or the call's cap passed. */
-  #refusal(
+  #cannotStart(
     method: string,
     { signal, startedAt, maxTotalTimeout: cap = this.#options.maxTotalTimeout }: CallBounds,
     now: number,
@@ -265,7 +265,7 @@ export class RpcChannel {
    */
   #arm(
     method: string,
-    what: string,
+    label: string,
     options: CallBounds,
     stop: (reason: unknown) => void,
     now: number,
@@ -274,7 +274,7 @@ export class RpcChannel {
     const timeout = options.timeout ?? this.#options.requestTimeout;
     const timer = this.#deadlines.start(
       timeout,
-      () => stop(new DOMException(`${what} timed out after ${timeout} ms`, 'TimeoutError')),
+      () => stop(new DOMException(`${label} timed out after ${timeout} ms`, 'TimeoutError')),
       now,
     );
     const cap = options.maxTotalTimeout ?? this.#options.maxTotalTimeout;
@@ -311,7 +311,7 @@ export class RpcChannel {
     if (this.#ended) throw this.#closedError();
     const message: JsonRpcMessage = { jsonrpc: '2.0', method, ...(params && { params }) };
     const { timeout, ...send } = options;
-    if (!this.#signalsSends) return this.#transport.send(message, send);
+    if (!this.#cancelsByClosing) return this.#transport.send(message, send);
     return this.run(
       method,
       { ...options, maxTotalTimeout: 0 },

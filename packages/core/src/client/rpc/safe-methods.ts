@@ -1,4 +1,4 @@
-import type { SendOptions } from '../transport/transport.js';
+import type { SendOptions } from '../../transport/transport.js';
 
 /**
  * Requests that change nothing on the server, so repeating one is harmless. A
