@@ -180,7 +180,8 @@ class Bridge {
     if (typeof method === 'string' && id !== undefined) this.#request(id, method, params);
     else if (typeof method === 'string' && !('id' in message)) this.#notification(method, params);
     else if (id !== undefined && ('result' in message || 'error' in message)) {
-      if (!this.#peer.settle(message)) this.#log(`stdin: an answer to no request of ours (id ${jsonExcerpt(id, SHOWN_CHARS)})`);
+      if (!this.#peer.settle(message))
+        this.#log(`stdin: an answer to no request of ours (id ${jsonExcerpt(id, SHOWN_CHARS)})`);
     } else {
       this.#log(`stdin: neither a request, a notification nor a response: ${excerpt(line, SHOWN_CHARS)}`);
       this.#peer.fail(id ?? null, { code: ErrorCode.InvalidRequest, message: 'Invalid request' });
