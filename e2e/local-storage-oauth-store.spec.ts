@@ -5,7 +5,7 @@ import { expect, test } from './fixtures.js';
 // in oauth-browser.spec.ts.
 
 const PAGE = '/runtimes/browser/scenarios.html';
-const ENTRY = '/packages/core/dist/browser.js';
+const ENTRY = '/packages/core/dist/bundle/browser.js';
 
 /** The part of the built entry these tests use, as the page sees it. */
 interface BrowserEntry {
