@@ -11,7 +11,7 @@ import {
   ToolError,
   TransportError,
 } from '@mcp/core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 // @ts-expect-error test-servers is plain JS without declarations
 import { REFERENCE_TOOL_NAMES } from '../../../test-servers/reference/fixtures.mjs';
 import { type ReferenceConnection, sleep, spawnReference } from './reference-server.js';
@@ -61,8 +61,10 @@ describe('a connected client (shared server)', () => {
     expect(tools.map((tool) => tool.name)).toEqual(REFERENCE_TOOL_NAMES);
     const resources = await client.listResources();
     expect(resources).toHaveLength(12);
-    const lists = shared.received().filter((message) => message.method === 'resources/list');
-    expect(lists.map((message) => message.params?.cursor === undefined)).toEqual([true, false, false]);
+    // The server's trace (stderr) may trail its answers (stdout): wait for all three pages' lines.
+    const lists = () => shared.received().filter((message) => message.method === 'resources/list');
+    await vi.waitFor(() => expect(lists()).toHaveLength(3));
+    expect(lists().map((message) => message.params?.cursor === undefined)).toEqual([true, false, false]);
     expect(await client.listResourceTemplates()).toEqual([
       expect.objectContaining({ uriTemplate: 'test://template/{id}', name: 'item' }),
     ]);
@@ -86,11 +88,11 @@ describe('a connected client (shared server)', () => {
   });
 
   it('sends {} when callTool args are omitted and returns structured content', async () => {
+    const calls = () => shared.received().filter((message) => message.method === 'tools/call');
+    const before = calls().length;
     await shared.client.callTool('mixed-content');
-    const call = shared
-      .received()
-      .filter((message) => message.method === 'tools/call')
-      .at(-1);
+    await vi.waitFor(() => expect(calls().length).toBeGreaterThan(before));
+    const call = calls().at(-1);
     expect(call?.params?.arguments).toEqual({});
     const added = await shared.client.callTool('add', { a: 2, b: 3 });
     expect(added.structuredContent).toEqual({ sum: 5 });
@@ -167,8 +169,10 @@ describe('capability gating', () => {
       server.client.subscribeResource('test://static/text/1'),
     ];
     for (const attempt of attempts) await expect(attempt).rejects.toBeInstanceOf(CapabilityError);
-    // A ping travels the same pipe: once it arrived, anything sent before it has too.
+    // A ping travels the same pipe: once it arrived, anything sent before it has too. The server traces
+    // what it received on stderr, which may trail its answer on stdout, so wait for the ping's line.
     await server.client.ping();
+    await server.waitForReceived((message) => message.method === 'ping');
     const methods = server.received().map((message) => message.method);
     // The 2026-07-28 probe comes first; the legacy server refuses it and the handshake follows.
     expect(methods).toEqual(['server/discover', 'initialize', 'notifications/initialized', 'ping']);
@@ -280,6 +284,7 @@ describe('timeouts, abort and progress', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DOMException);
     expect((error as DOMException).name).toBe('TimeoutError');
+    await server.waitForReceived((message) => message.method === 'tools/call');
     const call = server.received().find((message) => message.method === 'tools/call');
     await server.waitForReceived(
       (message) => message.method === 'notifications/cancelled' && message.params?.requestId === call?.id,
