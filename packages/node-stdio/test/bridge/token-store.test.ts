@@ -60,10 +60,10 @@ describe('FileOAuthStore', () => {
     expect(await b.get('tokens:x|r')).toEqual({ access_token: 'b' });
   });
 
-  it('narrows an existing store directory that group or others may use to 0700', async () => {
+  it('narrows an existing store directory that group or others may only read to 0700', async () => {
     const directory = fresh();
     await mkdir(directory, { mode: 0o755 });
-    await chmod(directory, 0o777);
+    await chmod(directory, 0o755);
     await new FileOAuthStore(directory, server).set('k', 1);
     expect((await stat(directory)).mode & 0o777).toBe(0o700);
   });
@@ -122,13 +122,19 @@ describe('FileOAuthStore reads only what it can trust', () => {
     expect((await stat(directory)).mode & 0o777).toBe(0o700);
   });
 
-  it('narrows a store directory that others could write before anything in it is read', async () => {
-    const { directory, store } = await storeWithTokens();
-    await chmod(directory, 0o777);
-    const reader = new FileOAuthStore(directory, server);
-    expect(await reader.get('tokens:x|r')).toMatchObject({ access_token: 'secret' });
-    expect((await stat(directory)).mode & 0o777).toBe(0o700);
-    expect(await store.get('tokens:x|r')).toMatchObject({ access_token: 'secret' });
+  it('refuses a store directory that group or others may write before anything in it is read, and says how to fix it', async () => {
+    const { directory } = await storeWithTokens();
+    for (const mode of [0o777, 0o770, 0o702]) {
+      await chmod(directory, mode);
+      const read = new FileOAuthStore(directory, server).get('tokens:x|r');
+      await expect(read).rejects.toThrow(TokenStoreError);
+      await expect(read).rejects.toThrow(`the token store ${directory} may be written by group or others`);
+      await expect(read).rejects.toThrow(`chmod 700 '${directory}'`);
+      // Nothing was changed on the user's behalf: they look first.
+      expect((await stat(directory)).mode & 0o777).toBe(mode);
+    }
+    await chmod(directory, 0o700);
+    expect(await new FileOAuthStore(directory, server).get('tokens:x|r')).toMatchObject({ access_token: 'secret' });
   });
 
   it.runIf(asRoot)('refuses to read tokens from a directory another user owns, and says how to fix it', async () => {
@@ -145,10 +151,13 @@ describe('FileOAuthStore reads only what it can trust', () => {
     await mkdir(directory);
     await chmod(directory, 0o777);
     const store = new FileOAuthStore(directory, server);
+    // The owner looked at the directory and closed it, missing the planted file.
+    const narrow = () => chmod(directory, 0o700);
     // Tokens of the planter's account, for the bridge to send: the planter sees what the user does with them.
     await writeFile(store.file, JSON.stringify({ 'tokens:x|r': { access_token: 'planted', token_type: 'Bearer' } }));
     await chmod(store.file, 0o600);
     await chown(store.file, OTHER_USER, OTHER_USER);
+    await narrow();
     await expect(store.get('tokens:x|r')).rejects.toThrow(
       `refusing the token file ${store.file}: it belongs to user ${OTHER_USER}`,
     );

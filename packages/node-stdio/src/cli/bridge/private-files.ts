@@ -23,10 +23,11 @@ export function ownUid(): number | undefined {
 /**
  * Makes `directory` ready for secrets, before anything in it is read: created
  * 0700 when missing; refused when it is a symbolic link, not a directory, or
- * another user's; narrowed to 0700 when group or others may use it. The checks
- * and the narrowing go through one handle opened without following links, so
- * the directory cannot be swapped between them. Files planted while it was
- * open to others are refused one by one by {@link readPrivateFile}.
+ * another user's, or when group or others may write it (anything in it may have
+ * been planted or renamed); narrowed to 0700 when they may only read it. The
+ * checks and the narrowing go through one handle opened without following
+ * links, so the directory cannot be swapped between them. Each file is checked
+ * again by {@link readPrivateFile}.
  */
 export async function preparePrivateDirectory(directory: string): Promise<void> {
   const uid = ownUid();
@@ -58,6 +59,16 @@ export async function preparePrivateDirectory(directory: string): Promise<void> 
           `Give --token-store a directory of your own, or if this one is yours: chown ${uid} '${directory}'`,
       );
     }
+    if ((stats.mode & 0o022) !== 0) {
+      // Anyone who could write here could have planted or renamed a file in it: use it only once its owner
+      // has looked.
+      throw new TokenStoreError(
+        directory,
+        `the token store ${directory} may be written by group or others (mode ${(stats.mode & 0o777).toString(8)}); ` +
+          `refusing to use it. Check what is in it, then: chmod 700 '${directory}'`,
+      );
+    }
+    // Read access alone let nobody change what is here: taking it away is safe.
     if ((stats.mode & 0o077) !== 0) await handle.chmod(0o700);
   } finally {
     await handle.close();
