@@ -75,7 +75,8 @@ export async function collectPages<T>(
     }
     if (all.length + result.items.length > maxItems) throw over('maxListItems', maxItems, 'items');
     if (bytes > maxBytes) throw over('maxListBytes', maxBytes, 'bytes');
-    all.push(...result.items);
+    // One push per item: spreading a page of a few hundred thousand overflows the call's arguments.
+    for (const item of result.items) all.push(item);
     if (result.nextCursor === undefined) return all;
     cursor = result.nextCursor;
   }
