@@ -26,6 +26,7 @@ export default defineConfig({
     // Unit and integration tests run against the sources; the built output has its own checks.
     alias: [
       { find: /^@mcp\/core\/protocol$/, replacement: src('./packages/core/src/protocol/index.ts') },
+      { find: /^@mcp\/core\/connections$/, replacement: src('./packages/core/src/connections/index.ts') },
       { find: /^@mcp\/core\/transport$/, replacement: src('./packages/core/src/transport/index.ts') },
       { find: /^@mcp\/core$/, replacement: src('./packages/core/src/index.ts') },
       { find: /^@mcp\/node-stdio$/, replacement: src('./packages/node-stdio/src/index.ts') },

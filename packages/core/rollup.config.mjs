@@ -11,6 +11,7 @@ const input = {
   browser: 'src/browser/index.ts',
   skills: 'src/skills/index.ts',
   transport: 'src/transport/index.ts',
+  connections: 'src/connections/index.ts',
 };
 const external = (id) => /^(valibot|eventsource-parser|ofetch|@cfworker\/json-schema)(\/|$)/.test(id);
 const typescript = () => esbuild({ target: 'es2022' });

@@ -160,6 +160,7 @@ const paths = {
   '@mcp/core': packageSource('core/src/index.ts'),
   '@mcp/core/protocol': packageSource('core/src/protocol/index.ts'),
   '@mcp/core/transport': packageSource('core/src/transport/index.ts'),
+  '@mcp/core/connections': packageSource('core/src/connections/index.ts'),
   '@mcp/core/browser': packageSource('core/src/browser/index.ts'),
   '@mcp/core/skills': packageSource('core/src/skills/index.ts'),
   '@mcp/node-stdio': packageSource('node-stdio/src/index.ts'),
@@ -167,6 +168,7 @@ const paths = {
   // Deno's specifiers for the same package (docs/guides/deno.md).
   'npm:@mcp/core': packageSource('core/src/index.ts'),
   'npm:@mcp/core/transport': packageSource('core/src/transport/index.ts'),
+  'npm:@mcp/core/connections': packageSource('core/src/connections/index.ts'),
   // The AI SDK, as @mcp/ai-sdk installs it.
   ai: [join(root, 'packages/ai-sdk/node_modules/ai')],
   // The official SDK, for the "before" half of docs/guides/coming-from-official-sdk.md: the version the test
