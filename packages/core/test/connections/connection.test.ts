@@ -1,4 +1,4 @@
-import { Connection, ConnectionError, type ConnectionEvent } from '@mcp/core/connections';
+import { Connection, ConnectionError, type ConnectionEvent } from '../../src/connections/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpServers, startHttpServers, states } from './servers.js';
 
