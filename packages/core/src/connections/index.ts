@@ -11,6 +11,7 @@ export type {
   ConnectionState,
   ConnectionStatus,
 } from './connection-state.js';
+export { DEFAULT_MAX_PENDING, PendingQueue, type PendingQueueOptions } from './pending-queue.js';
 export type { PendingElicitation, PendingRequest, PendingSampling } from './pending-request.js';
 export type { Store } from './store.js';
 export { MemoryStore } from './stores/memory-store.js';
