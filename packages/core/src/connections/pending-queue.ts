@@ -6,6 +6,7 @@ import { LimitError } from '../errors/limit-error.js';
 import { McpError } from '../errors/mcp-error.js';
 import { RpcError } from '../errors/rpc-error.js';
 import type { ElicitRequestParams, ElicitResult } from '../protocol/elicitation.js';
+import { ErrorCode } from '../protocol/error-codes.js';
 import {
   type CreateMessageRequestParams,
   type CreateMessageResult,
@@ -21,13 +22,6 @@ import type { PendingElicitation, PendingRequest, PendingSampling } from './pend
  * requests need the rest.
  */
 export const DEFAULT_MAX_PENDING = 8;
-
-/**
- * The code a client refuses `sampling/createMessage` with when the user says no
- * (all revisions, client/sampling: -1, "User rejected sampling request", in the
- * spec's example). In 2026-07-28 the call that asked fails with it instead.
- */
-const USER_REJECTED = -1;
 
 /** Options of {@link PendingQueue}. */
 export interface PendingQueueOptions {
@@ -211,8 +205,14 @@ export class PendingQueue {
   }
 }
 
-/** The sampling refusal: the error a legacy server reads as the user's no, and a 2026-07-28 call fails with. */
-const refusal = (): Outcome<never> => ({ error: new RpcError(USER_REJECTED, 'User rejected sampling request') });
+/**
+ * The sampling refusal (all revisions, client/sampling: -1, "User rejected
+ * sampling request", the spec's example): what a legacy server reads as the
+ * user's no. In 2026-07-28 the call that asked fails with it instead.
+ */
+const refusal = (): Outcome<never> => ({
+  error: new RpcError(ErrorCode.UserRejected, 'User rejected sampling request'),
+});
 
 /** The app's model result, checked: a malformed one would only fail at the server. */
 function samplingResult(result: CreateMessageResult): CreateMessageResult {
