@@ -5,12 +5,21 @@
  *
  * @module @mcp/core/connections
  */
+export {
+  AuthorizationGate,
+  type AuthorizationGateOptions,
+  type AuthorizationGateState,
+  DEFAULT_AUTHORIZATION_TIMEOUT,
+  DEFAULT_FINISH_TIMEOUT,
+} from './authorization-gate.js';
 export type {
   ConnectionEvent,
   ConnectionSnapshot,
   ConnectionState,
   ConnectionStatus,
 } from './connection-state.js';
+export { type FlowLock, type FlowTurn, MemoryFlowLock } from './flow-lock.js';
+export { DEFAULT_MAX_PENDING, PendingQueue, type PendingQueueOptions } from './pending-queue.js';
 export type { PendingElicitation, PendingRequest, PendingSampling } from './pending-request.js';
 export { prefixedStore } from './prefixed-store.js';
 export type { Store } from './store.js';
