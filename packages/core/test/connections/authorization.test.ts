@@ -1,14 +1,11 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Connection, type ConnectionEvent, MemoryStore } from '../../src/connections/index.js';
 import { approve, REDIRECT_URI, useAuthServers } from '../auth/auth-scenarios.js';
-import { states } from './servers.js';
+import { states, useCleanup } from './servers.js';
 
 const bed = useAuthServers();
 
-const opened: Connection[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((connection) => connection.close()));
-});
+const cleanup = useCleanup();
 
 /** A connection to an OAuth-protected server whose app signs in with `approve` (a user who approves at once). */
 async function openProtected(options: { store?: MemoryStore; connectTimeout?: number } = {}) {
@@ -29,7 +26,7 @@ async function openProtected(options: { store?: MemoryStore; connectTimeout?: nu
       },
     },
   );
-  opened.push(connection);
+  cleanup(() => connection.close());
   return { connection, events, opens, scenario };
 }
 
@@ -75,7 +72,7 @@ describe('Connection authorization', () => {
         oauth: { redirectUri: REDIRECT_URI, authorize: () => Promise.reject(new Error('no second sign-in')) },
       },
     );
-    opened.push(second);
+    cleanup(() => second.close());
     await second.connect();
     expect(states(events)).toEqual(['connecting#0', 'ready']);
     const initializes = first.scenario.stats().requests.filter((request) => request.rpcMethod === 'initialize');
@@ -103,7 +100,7 @@ describe('Connection authorization', () => {
       { name: 'protected', url: scenario.info().mcp, oauth: true },
       { onEvent: (event) => events.push(event), oauth: { redirectUri: REDIRECT_URI } },
     );
-    opened.push(connection);
+    cleanup(() => connection.close());
     await expect(connection.connect()).rejects.toMatchObject({ name: 'AuthError', code: 'no_redirect_handler' });
     expect(states(events)).toEqual(['connecting#0', 'failed']);
   });

@@ -1,22 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Connection, ConnectionError, type ConnectionEvent } from '../../src/connections/index.js';
-import { type HttpServers, startHttpServers, states } from './servers.js';
+import { states, useCleanup, useHttpServers } from './servers.js';
 
-let servers: HttpServers;
-beforeAll(async () => {
-  servers = await startHttpServers();
-});
-afterAll(async () => {
-  await servers.close();
-});
+const servers = useHttpServers();
+const cleanup = useCleanup();
 
 /** A connection to `path` on the modes server that logs its events. */
 function open(path: string, name = 'reference') {
   const events: ConnectionEvent[] = [];
   const connection = new Connection(
-    { name, url: `${servers.modes}${path}` },
+    { name, url: `${servers().modes}${path}` },
     { onEvent: (event) => events.push(event) },
   );
+  cleanup(() => connection.close());
   return { connection, events };
 }
 

@@ -1,27 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Connection, type ConnectionEvent, type ConnectionOptions } from '../../src/connections/index.js';
-import { type HttpServers, startHttpServers } from './servers.js';
+import { useCleanup, useHttpServers } from './servers.js';
 
-let servers: HttpServers;
-beforeAll(async () => {
-  servers = await startHttpServers();
-});
-afterAll(async () => {
-  await servers.close();
-});
+const servers = useHttpServers();
 
-const opened: Connection[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((connection) => connection.close()));
-});
+const cleanup = useCleanup();
 
 function open(path: string, options: ConnectionOptions = {}) {
   const events: ConnectionEvent[] = [];
   const connection = new Connection(
-    { name: 'asks', url: `${servers.modes}${path}` },
+    { name: 'asks', url: `${servers().modes}${path}` },
     { ...options, onEvent: (event) => events.push(event) },
   );
-  opened.push(connection);
+  cleanup(() => connection.close());
   return { connection, events };
 }
 
