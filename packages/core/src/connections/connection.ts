@@ -185,24 +185,27 @@ export class Connection {
     return this.#config;
   }
 
-  /** The connection as it is now: the same object until something in it changes. */
-  getSnapshot(): ConnectionSnapshot {
-    return this.#snapshot;
-  }
+  /**
+   * The connection as it is now: the same object until something in it
+   * changes. Bound to the connection, so it can be passed on as it is
+   * (`useSyncExternalStore(connection.subscribe, connection.getSnapshot)`).
+   */
+  readonly getSnapshot = (): ConnectionSnapshot => this.#snapshot;
 
   /**
    * Calls `listener` with each event: state changes, list refreshes, pending
    * requests, health checks. Returns the function that stops it. A listener
-   * that throws is reported to `client.onError` and stops nothing else.
+   * that throws is reported to `client.onError` and stops nothing else. Bound
+   * to the connection, as `getSnapshot` is.
    */
-  subscribe(listener: ConnectionListener): () => void {
+  readonly subscribe = (listener: ConnectionListener): (() => void) => {
     // A wrapper per call, so subscribing the same function twice needs two unsubscribes.
     const entry: ConnectionListener = (event) => listener(event);
     this.#listeners.add(entry);
     return () => {
       this.#listeners.delete(entry);
     };
-  }
+  };
 
   /**
    * The live `Client` while `ready`, for what the connection does not wrap.

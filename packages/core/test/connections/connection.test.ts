@@ -57,6 +57,17 @@ describe('Connection', () => {
     expect(connection.getSnapshot()).not.toBe(ready);
   });
 
+  it('works with subscribe and getSnapshot taken off the connection, as useSyncExternalStore takes them', async () => {
+    const { connection } = open('/stateful');
+    const { subscribe, getSnapshot } = connection;
+    const seen: string[] = [];
+    const unsubscribe = subscribe(() => seen.push(getSnapshot().state.status));
+    await connection.connect();
+    unsubscribe();
+    // One call per event (the tool list came in while connecting too), each seeing the snapshot of its moment.
+    expect([...new Set(seen)]).toEqual(['connecting', 'ready']);
+  });
+
   it('tells subscribers each event until they unsubscribe', async () => {
     const { connection } = open('/stateful');
     const heard: string[] = [];
