@@ -1,8 +1,14 @@
 import { type CallToolOptions, type Client, type Tool as McpTool, ToolError } from '@mcp/core';
+import {
+  type CatalogueTool,
+  checkSourceNames,
+  type ToolBounds,
+  type ToolCatalogue,
+  toolBounds,
+  toolCatalogue,
+} from '@mcp/core/connections';
 import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
 import { type MediaStyle, toModelOutput } from './model-output.js';
-import { cutDescription, schemaBytes, type ToolBounds, toolBounds } from './tool-bounds.js';
-import { checkSourceNames, type NamedTool, nameTools, quotedName } from './tool-names.js';
 
 /**
  * One client, an array of them, or a record of them keyed by the app's name
@@ -98,11 +104,10 @@ export interface ToolSetRecipe extends ToolBounds {
   readonly callOptions: NonNullable<McpToolSetOptions['callOptions']>;
 }
 
-/** A built set, with the name of each tool by its key and what it changed from the listings. */
+/** A built set, with the catalogue it was built from (each tool's name by its key, what it changed from the listings). */
 export interface BuiltToolSet {
   readonly tools: ToolSet;
-  readonly names: ReadonlyMap<string, string>;
-  readonly warnings: readonly string[];
+  readonly catalogue: ToolCatalogue;
 }
 
 /**
@@ -127,7 +132,7 @@ export async function mcpToolSet(source: McpToolSource, options: McpToolSetOptio
   const recipe = toolSetRecipe(source, options);
   const listings = await Promise.all(recipe.clients.map((client) => client.listTools()));
   const built = buildToolSet(recipe, listings);
-  for (const warning of built.warnings) options.onWarning?.(warning);
+  for (const warning of built.catalogue.warnings) options.onWarning?.(warning);
   return built.tools;
 }
 
@@ -155,62 +160,36 @@ export function toolSetRecipe(source: McpToolSource, options: McpToolSetOptions)
     }
   }
   const names = entries.map(([name]) => name);
-  checkSourceNames(names, single ? 'prefix' : 'key');
+  checkSourceNames(names, single ? 'prefix' : 'key', 'mcpToolSet');
   return {
     clients: entries.map(([, client]) => client),
     names,
     prefixAll: prefix !== undefined && prefix !== false,
     callOptions: options.callOptions ?? {},
-    ...toolBounds(options),
+    ...toolBounds(options, 'mcpToolSet'),
   };
 }
 
 /**
- * The `ToolSet` for `listings` (one per client of `recipe`, in order). Tools
- * named in `previous` keep those names (see {@link nameTools}).
+ * The `ToolSet` for `listings` (one per client of `recipe`, in order), named
+ * and bounded by `toolCatalogue`. Tools named in `previous` keep those names.
  */
 export function buildToolSet(
   recipe: ToolSetRecipe,
   listings: readonly (readonly McpTool[])[],
-  previous?: ReadonlyMap<string, string>,
+  previous?: ToolCatalogue,
 ): BuiltToolSet {
-  const warnings: string[] = [];
-  const offered = listings.map((tools, source) =>
-    tools.filter((tool) => {
-      const bytes = schemaBytes(tool);
-      if (bytes <= recipe.maxSchemaBytes) return true;
-      warnings.push(
-        `mcpToolSet: left out tool ${quotedName(tool.name)} of ${recipe.names[source]}: its input schema is ` +
-          `${Number.isFinite(bytes) ? `${bytes} bytes` : 'too deep to write as JSON'}, past maxSchemaBytes (${recipe.maxSchemaBytes})`,
-      );
-      return false;
-    }),
+  const catalogue = toolCatalogue(
+    recipe.names.map((name, index) => ({ name, tools: listings[index] ?? [] })),
+    { prefixAll: recipe.prefixAll, bounds: recipe, caller: 'mcpToolSet', ...(previous && { previous }) },
   );
-  const named = nameTools({
-    sources: recipe.names,
-    listings: offered,
-    prefixAll: recipe.prefixAll,
-    ...(previous && { previous }),
-    warn: (message) => warnings.push(message),
-  });
+  const clients = new Map(recipe.names.map((name, index) => [name, recipe.clients[index]]));
   const tools: ToolSet = {};
-  const names = new Map<string, string>();
-  for (const entry of named) {
-    const client = recipe.clients[entry.source];
-    const server = recipe.names[entry.source];
-    if (!client || server === undefined) continue;
-    let description = entry.tool.description;
-    if (description !== undefined && description.length > recipe.maxDescriptionChars) {
-      description = cutDescription(description, recipe.maxDescriptionChars);
-      warnings.push(
-        `mcpToolSet: the description of tool ${quotedName(entry.tool.name)} of ${server} is cut to ` +
-          `${recipe.maxDescriptionChars} characters (maxDescriptionChars)`,
-      );
-    }
-    tools[entry.name] = aiTool(client, server, entry, description, recipe.callOptions);
-    names.set(entry.key, entry.name);
+  for (const entry of catalogue.tools) {
+    const client = clients.get(entry.server);
+    if (client) tools[entry.name] = aiTool(client, entry, recipe.callOptions);
   }
-  return { tools, names, warnings };
+  return { tools, catalogue };
 }
 
 /**
@@ -222,9 +201,7 @@ const madeUnderAi7 = new WeakSet<object>();
 
 function aiTool(
   client: Client,
-  server: string,
-  { tool, name }: NamedTool,
-  description: string | undefined,
+  { tool, name, server, description }: CatalogueTool,
   makeCallOptions: ToolSetRecipe['callOptions'],
 ) {
   const title = tool.title ?? tool.annotations?.title;

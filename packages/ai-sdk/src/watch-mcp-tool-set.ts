@@ -1,4 +1,5 @@
 import { ClientClosedError, McpError, type Subscription, type Tool } from '@mcp/core';
+import type { ToolCatalogue } from '@mcp/core/connections';
 import { timerDelay } from '@mcp/core/transport';
 import type { ToolSet } from 'ai';
 import {
@@ -114,10 +115,8 @@ class Watcher implements McpToolSetWatcher {
   /** Clients whose change stream ended quietly: the next listing tells an open client from a closed one. */
   readonly #ended = new Set<number>();
   #tools: ToolSet;
-  /** Each tool's name by its key, as last built: a tool keeps its name while it is listed. */
-  #names: ReadonlyMap<string, string> = new Map();
-  /** The warnings of the last build, so a later one reports only what is new. */
-  #warnings: ReadonlySet<string> = new Set();
+  /** The catalogue last built: a tool keeps the name it had there while it is listed, and only new warnings are told. */
+  #catalogue: ToolCatalogue | undefined;
   #listing: Promise<ToolSet> | undefined;
   #retry: ReturnType<typeof setTimeout> | undefined;
   /** Failed listings in a row, for the retry backoff. */
@@ -259,11 +258,10 @@ class Watcher implements McpToolSetWatcher {
 
   /** The set for the current listings, each tool under the name it had; tells `onWarning` what is new. */
   #build(): ToolSet {
-    const built = buildToolSet(this.#recipe, this.#listings, this.#names);
-    this.#names = built.names;
-    const seen = this.#warnings;
-    this.#warnings = new Set(built.warnings);
-    for (const warning of this.#warnings) {
+    const seen = new Set(this.#catalogue?.warnings);
+    const built = buildToolSet(this.#recipe, this.#listings, this.#catalogue);
+    this.#catalogue = built.catalogue;
+    for (const warning of new Set(built.catalogue.warnings)) {
       if (seen.has(warning)) continue;
       try {
         this.#options.onWarning?.(warning);

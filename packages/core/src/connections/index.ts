@@ -14,3 +14,25 @@ export type {
 export type { PendingElicitation, PendingRequest, PendingSampling } from './pending-request.js';
 export type { Store } from './store.js';
 export { MemoryStore } from './stores/memory-store.js';
+export {
+  DEFAULT_MAX_DESCRIPTION_CHARS,
+  DEFAULT_MAX_SCHEMA_BYTES,
+  type ToolBounds,
+  toolBounds,
+} from './tool-bounds.js';
+export {
+  type CatalogueOptions,
+  type CatalogueSource,
+  type CatalogueTool,
+  type ToolCatalogue,
+  toolCatalogue,
+} from './tool-catalogue.js';
+export {
+  checkSourceNames,
+  foldSourceName,
+  isSourceName,
+  MAX_SOURCE_NAME_LENGTH,
+  MAX_TOOL_NAME_LENGTH,
+  PREFIX_SEPARATOR,
+  SOURCE_NAME_RULE,
+} from './tool-names.js';
