@@ -5,6 +5,9 @@
  *
  * @module @mcp/core/connections
  */
+export { type CloseOptions, Connection, type ConnectionListener } from './connection.js';
+export { ConnectionError, type ConnectionErrorCode } from './connection-error.js';
+export type { ConnectionOptions, HealthCheckOptions, ListOptions, ReconnectOptions } from './connection-options.js';
 export type {
   ConnectionEvent,
   ConnectionSnapshot,
@@ -12,6 +15,7 @@ export type {
   ConnectionStatus,
 } from './connection-state.js';
 export type { PendingElicitation, PendingRequest, PendingSampling } from './pending-request.js';
+export type { ServerConfig } from './server-config.js';
 export type { Store } from './store.js';
 export { MemoryStore } from './stores/memory-store.js';
 export {
