@@ -16,6 +16,15 @@ export type {
 } from './connection-state.js';
 export type { PendingElicitation, PendingRequest, PendingSampling } from './pending-request.js';
 export type { ServerConfig } from './server-config.js';
+export {
+  DEFAULT_MAX_SERVERS,
+  DEFAULT_READY_TIMEOUT,
+  type ReadyOptions,
+  Servers,
+  type ServersOptions,
+  type ServersSnapshot,
+} from './servers.js';
+export { DEFAULT_MAX_CONFIG_BYTES, type StoredConfig } from './set-config.js';
 export type { Store } from './store.js';
 export { MemoryStore } from './stores/memory-store.js';
 export {

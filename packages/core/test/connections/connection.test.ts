@@ -1,5 +1,5 @@
-import { Connection, ConnectionError, type ConnectionEvent } from '../../src/connections/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Connection, ConnectionError, type ConnectionEvent } from '../../src/connections/index.js';
 import { type HttpServers, startHttpServers, states } from './servers.js';
 
 let servers: HttpServers;

@@ -4,9 +4,10 @@
  * stop a server and bring it back where the connection looks for it; and the
  * recording proxy, which counts each JSON-RPC method at the server's door.
  */
-import type { ConnectionEvent, ConnectionState } from '../../src/connections/index.js';
+
 // @ts-expect-error test-servers/http is plain JS without declarations
 import { startHttpServers as startHttpServersJs } from '../../../../test-servers/http/serve.mjs';
+import type { ConnectionEvent, ConnectionState } from '../../src/connections/index.js';
 
 export { type RecordingProxy, startRecordingProxy } from '../../../../test-servers/recording-proxy.mjs';
 
