@@ -99,8 +99,14 @@ export class Connection {
   /** The next reconnect attempt, or the next health check: never both. */
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closing: Promise<void> | undefined;
-  /** Whether closing ends the session on the server (HTTP DELETE); `close({ keepSession: true })` clears it. */
-  #endSession = true;
+  /**
+   * Whether closing a transport ends the session on the server (HTTP DELETE):
+   * only at `close()` without `keepSession`. A client let go after a drop keeps
+   * its session, which the next attempt resumes.
+   */
+  #endSession = false;
+  /** The last session, for resuming after a drop when there is no store. */
+  #lastSession: { readonly serverKey: string | undefined; readonly session: SessionSnapshot } | undefined;
 
   /**
    * A connection to `config`'s server; nothing happens until `connect()`.
@@ -258,7 +264,7 @@ export class Connection {
     this.#setState(CLOSED);
     // Integration point (PendingQueue, connections/pending-queue.ts): close it here, withdrawing what waits.
     await live?.client.close();
-    if (!keepSession) await this.#persisted?.forget();
+    if (!keepSession) await this.#forgetSession();
   }
 
   /** A new attempt: number 0 is the first connection, n the n-th reconnect. */
@@ -286,7 +292,7 @@ export class Connection {
     try {
       const transport = watchedTransport(this.#transport(), (error) => this.#ended(generation, error));
       const serverKey = transportHooks(transport).serverKey;
-      const resume = useStored ? await this.#persisted?.load(serverKey) : undefined;
+      const resume = useStored ? await this.#storedSession(serverKey) : undefined;
       const eraCache = await this.#persisted?.eraCache(serverKey);
       if (generation !== this.#generation) {
         await transport.close();
@@ -310,7 +316,7 @@ export class Connection {
       // A stored session the server refuses for a reason other than being away: forget it, handshake afresh.
       if (resumed && failureKind(error) !== 'drop') {
         this.#warn(new Error(`${this.name}: the stored session was refused; connecting afresh`, { cause: error }));
-        await this.#persisted?.forget();
+        await this.#forgetSession();
         if (generation === this.#generation) return this.#run(generation, signal, false);
         return;
       }
@@ -425,11 +431,23 @@ export class Connection {
     if (live.client.session?.sessionId !== live.savedSession) void this.#saveSession(live);
   }
 
+  /** The session to resume: the store's when there is one (another tab may have renewed it), else the last one. */
+  async #storedSession(serverKey: string | undefined): Promise<SessionSnapshot | undefined> {
+    if (this.#persisted) return this.#persisted.load(serverKey);
+    const last = this.#lastSession;
+    return last && last.serverKey === serverKey ? last.session : undefined;
+  }
+
   async #saveSession(live: Live): Promise<void> {
-    if (!this.#persisted) return;
     const session = live.client.session;
     live.savedSession = session?.sessionId;
-    await this.#persisted.save(live.serverKey, session);
+    if (session) this.#lastSession = { serverKey: live.serverKey, session };
+    await this.#persisted?.save(live.serverKey, session);
+  }
+
+  async #forgetSession(): Promise<void> {
+    this.#lastSession = undefined;
+    await this.#persisted?.forget();
   }
 
   #scheduleHealth(generation: number): void {

@@ -69,9 +69,15 @@ export class KeptLists {
           promptsListChanged: lists.includes('prompts'),
           resourcesListChanged: lists.includes('resources'),
         });
-        // A 2026-07-28 stream listens once the server acknowledged it: listing first could miss a change.
-        await abortable(this.#subscription.acknowledged, signal);
         void this.#follow(this.#subscription);
+        // A 2026-07-28 stream hears changes only once the server acknowledged it, which may come after the
+        // first listing: a change in between would be missed, so the lists are read once more then. Not
+        // waited for: a server that never acknowledges must not hold the connection.
+        if (this.#client.era === 'modern') {
+          void this.#subscription.acknowledged.then(() => {
+            for (const list of lists) this.#refresh(list);
+          });
+        }
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         if (failureKind(error) === 'drop') throw error;
@@ -79,7 +85,12 @@ export class KeptLists {
         this.#host.failed(lists[0] as ListName, asError(error));
       }
     }
-    for (const list of lists) await this.#list(list, signal, true);
+    for (const list of lists) {
+      // Held as the list's running listing, so a change heard meanwhile lists it once more after.
+      const first = this.#list(list, signal, true);
+      this.#hold(list, first);
+      await first;
+    }
   }
 
   /** Stops following changes. */
@@ -107,11 +118,22 @@ export class KeptLists {
       this.#again.add(list);
       return;
     }
-    const run = this.#list(list, undefined, false).finally(() => {
-      this.#running.delete(list);
-      if (this.#again.delete(list)) this.#refresh(list);
-    });
-    this.#running.set(list, run);
+    this.#hold(list, this.#list(list, undefined, false));
+  }
+
+  /** Marks `listing` as the one under way for `list`; a refresh asked for meanwhile runs after it. */
+  #hold(list: ListName, listing: Promise<void>): void {
+    const settled = listing.then(
+      () => {},
+      () => {},
+    );
+    this.#running.set(
+      list,
+      settled.finally(() => {
+        this.#running.delete(list);
+        if (this.#again.delete(list)) this.#refresh(list);
+      }),
+    );
   }
 
   /** One listing; a drop is thrown when `first` (the attempt fails), reported otherwise. */
@@ -130,16 +152,6 @@ export class KeptLists {
       else this.#host.dropped(asError(error));
     }
   }
-}
-
-/** `promise`, or the signal's reason once it aborts. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 function asError(error: unknown): Error {
