@@ -1,14 +1,15 @@
-import { type CallToolOptions, type Client, type Tool as McpTool, ToolError } from '@mcp/core';
+import type { CallToolOptions, Client, Tool as McpTool } from '@mcp/core';
 import {
-  type CatalogueTool,
   checkSourceNames,
+  type Servers,
   type ToolBounds,
   type ToolCatalogue,
   toolBounds,
   toolCatalogue,
 } from '@mcp/core/connections';
-import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
-import { type MediaStyle, toModelOutput } from './model-output.js';
+import type { ToolSet } from 'ai';
+import { aiTool } from './ai-tool.js';
+import { isServers, serversToolSet } from './servers-tool-set.js';
 
 /**
  * One client, an array of them, or a record of them keyed by the app's name
@@ -18,8 +19,13 @@ import { type MediaStyle, toModelOutput } from './model-output.js';
  * The clients of an array are named by their place in it, `s0`, `s1`, …; a
  * single client is `s0` unless a string `prefix` names it. What a server says
  * about itself (`serverInfo.name`) never names it.
+ *
+ * Or a server set (`Servers` from `@mcp/core/connections`): the tools of every
+ * ready server, named by the set's own catalogue (each server's name is its
+ * name in the set), so the set's `tools` options name and bound them instead
+ * of `prefix`, `maxDescriptionChars` and `maxSchemaBytes`.
  */
-export type McpToolSource = Client | readonly Client[] | Readonly<Record<string, Client>>;
+export type McpToolSource = Client | readonly Client[] | Readonly<Record<string, Client>> | Servers;
 
 /** How {@link mcpToolSet} names, bounds and calls the tools. */
 export interface McpToolSetOptions {
@@ -127,8 +133,16 @@ export interface BuiltToolSet {
  *
  * The set is a snapshot of the listings: to follow `notifications/tools/list_changed`
  * use {@link watchMcpToolSet}, or call this again. Naming: {@link McpToolSetOptions.prefix}.
+ * From a server set it is the tools of its ready servers as they are now (its
+ * connections keep them current), with nothing listed; call it again for each
+ * run, and a tool keeps its name while its server lists it.
  */
 export async function mcpToolSet(source: McpToolSource, options: McpToolSetOptions = {}): Promise<ToolSet> {
+  if (isServers(source)) {
+    const built = serversToolSet(source, options);
+    for (const warning of built.warnings) options.onWarning?.(warning);
+    return built.tools;
+  }
   const recipe = toolSetRecipe(source, options);
   const listings = await Promise.all(recipe.clients.map((client) => client.listTools()));
   const built = buildToolSet(recipe, listings);
@@ -140,7 +154,7 @@ export async function mcpToolSet(source: McpToolSource, options: McpToolSetOptio
  * The clients of `source`, their names (see {@link McpToolSource}) and the
  * options, checked: a TypeError for anything wrong, before anything is listed.
  */
-export function toolSetRecipe(source: McpToolSource, options: McpToolSetOptions): ToolSetRecipe {
+export function toolSetRecipe(source: Exclude<McpToolSource, Servers>, options: McpToolSetOptions): ToolSetRecipe {
   if (typeof source !== 'object' || source === null) {
     throw new TypeError('mcpToolSet: the source is a Client, an array of clients or a record of them');
   }
@@ -187,51 +201,9 @@ export function buildToolSet(
   const tools: ToolSet = {};
   for (const entry of catalogue.tools) {
     const client = clients.get(entry.server);
-    if (client) tools[entry.name] = aiTool(client, entry, recipe.callOptions);
+    if (client) tools[entry.name] = aiTool(() => client, entry, recipe.callOptions);
   }
   return { tools, catalogue };
-}
-
-/**
- * Outputs made under ai 7 (whose tool calls carry `context`), so `toModelOutput`
- * writes media as ai 7 `file` parts. An output it has not seen (one read back
- * from stored UI messages, say) gets the ai 6 parts, which ai 7 still reads.
- */
-const madeUnderAi7 = new WeakSet<object>();
-
-function aiTool(
-  client: Client,
-  { tool, name, server, description }: CatalogueTool,
-  makeCallOptions: ToolSetRecipe['callOptions'],
-) {
-  const title = tool.title ?? tool.annotations?.title;
-  const mcp: McpToolMetadata = { server, tool: tool.name };
-  return dynamicTool({
-    ...(description === undefined ? {} : { description }),
-    ...(title === undefined ? {} : { title }),
-    metadata: { mcp: { ...mcp } },
-    inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
-    async execute(input, options) {
-      const callOptions =
-        typeof makeCallOptions === 'function'
-          ? makeCallOptions({ toolCallId: options.toolCallId, name, mcp })
-          : makeCallOptions;
-      const signal = anySignal(callOptions.signal, options.abortSignal);
-      const args = (input ?? {}) as Record<string, unknown>;
-      const result = await client.callTool(tool.name, args, signal ? { ...callOptions, signal } : callOptions);
-      if (result.isError) throw new ToolError(tool.name, result);
-      if ('context' in options) madeUnderAi7.add(result);
-      return result;
-    },
-    toModelOutput({ output }) {
-      const style: MediaStyle = madeUnderAi7.has(output as object) ? 'ai7' : 'ai6';
-      return toModelOutput(output as Parameters<typeof toModelOutput>[0], style);
-    },
-  });
-}
-
-function anySignal(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
-  return a && b ? AbortSignal.any([a, b]) : (a ?? b);
 }
 
 function isClient(source: unknown): source is Client {

@@ -9,6 +9,8 @@ import {
   type ToolSetRecipe,
   toolSetRecipe,
 } from './mcp-tool-set.js';
+import { isServers } from './servers-tool-set.js';
+import { ServersWatcher } from './watch-servers-tool-set.js';
 
 /** The delays between retries of a failed re-listing, in milliseconds. */
 export interface RelistRetryMs {
@@ -80,6 +82,11 @@ const asyncDispose: typeof Symbol.asyncDispose = Symbol.asyncDispose ?? Symbol.f
  * and lists that client's tools again when one arrives. Notifications that
  * arrive while a listing runs are served by one more listing, not one each.
  *
+ * From a server set, it follows the set: the tools of every ready server,
+ * current as its connections keep them, each under its name in the set's
+ * catalogue while its server lists it (also through a reconnect). `refresh()`
+ * resolves with them as they are, and `onChange` is told when they changed.
+ *
  * A `ToolSet` given to `generateText` or `streamText` is fixed for that run, so
  * pass `watcher.tools` to each run (or rebuild an agent in `onChange`). Close
  * the watcher (or `await using` it) when done; closing the clients ends it too.
@@ -88,6 +95,7 @@ export async function watchMcpToolSet(
   source: McpToolSource,
   options: WatchMcpToolSetOptions = {},
 ): Promise<McpToolSetWatcher> {
+  if (isServers(source)) return new ServersWatcher(source, options);
   const recipe = toolSetRecipe(source, options);
   const subscriptions: Subscription[] = [];
   try {
