@@ -23,6 +23,7 @@ export {
   Servers,
   type ServersOptions,
   type ServersSnapshot,
+  type ServersToolOptions,
 } from './servers.js';
 export { DEFAULT_MAX_CONFIG_BYTES, type StoredConfig } from './set-config.js';
 export type { Store } from './store.js';

@@ -46,13 +46,18 @@ export interface ServersOptions {
   readonly maxServers?: number;
   /** Largest config, in bytes of its JSON (default 16384, `DEFAULT_MAX_CONFIG_BYTES`). */
   readonly maxConfigBytes?: number;
+  /** How the merged catalogue names and bounds the tools. */
+  readonly tools?: ServersToolOptions;
+}
+
+/** How a set's catalogue names and bounds its tools (`ServersOptions.tools`). */
+export interface ServersToolOptions extends Partial<ToolBounds> {
   /**
-   * How the merged catalogue names and bounds the tools: `prefix: true` puts
-   * every tool's server name in front (otherwise only names several servers
-   * list), and the bounds are those of `@mcp/ai-sdk` (`maxDescriptionChars`,
-   * `maxSchemaBytes`).
+   * Put every tool's server name in front (`github__search`), not only the
+   * names several servers list. With it, no name depends on which server
+   * listed a tool first.
    */
-  readonly tools?: { readonly prefix?: boolean } & Partial<ToolBounds>;
+  readonly prefix?: boolean;
 }
 
 /**

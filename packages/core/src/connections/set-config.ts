@@ -12,11 +12,18 @@ import { isSourceName, SOURCE_NAME_RULE } from './tool-names.js';
  */
 export const DEFAULT_MAX_CONFIG_BYTES = 16_384;
 
-/** A server config as a set keeps it in its store: plain JSON, no transport factory. */
+/**
+ * A server config as a set keeps it in its store (`<prefix>config:<name>`, its
+ * name also in the list `<prefix>configs`): plain JSON, no transport factory.
+ */
 export interface StoredConfig {
+  /** The server's name in the set: letters, digits and `-`, single `_` between them, at most 32 characters. */
   readonly name: string;
+  /** The server's http: or https: endpoint. */
   readonly url: string;
+  /** Sent on every request: header names are tokens, values hold no line break. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The server needs OAuth (see `ServerConfig.oauth`). */
   readonly oauth?: boolean;
 }
 
