@@ -260,23 +260,25 @@ export class Servers {
     return this.#snapshot.tools;
   }
 
-  /** The set as it is now: the same object until something in it changes. */
-  getSnapshot(): ServersSnapshot {
-    return this.#snapshot;
-  }
+  /**
+   * The set as it is now: the same object until something in it changes.
+   * Bound to the set, so `useSyncExternalStore(servers.subscribe, servers.getSnapshot)` works as written.
+   */
+  readonly getSnapshot = (): ServersSnapshot => this.#snapshot;
 
   /**
    * Calls `listener` after each change of the snapshot (a server's state,
    * tools or pending requests; a server added or removed). Returns the function
-   * that stops it. A listener that throws is told to `onError`.
+   * that stops it. A listener that throws is told to `onError`. Bound to the set,
+   * as `getSnapshot` is.
    */
-  subscribe(listener: () => void): () => void {
+  readonly subscribe = (listener: () => void): (() => void) => {
     const entry = () => listener();
     this.#listeners.add(entry);
     return () => {
       this.#listeners.delete(entry);
     };
-  }
+  };
 
   /**
    * Waits until no server is on its way to `ready` by itself (`idle`,

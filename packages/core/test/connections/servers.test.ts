@@ -84,10 +84,12 @@ describe('Servers: add, update, remove', () => {
 
   it('keeps the snapshot object until something changes, and tells subscribers of each change', async () => {
     const servers = set();
-    const empty = servers.getSnapshot();
+    // Unbound, as useSyncExternalStore(servers.subscribe, servers.getSnapshot) calls them.
+    const { subscribe, getSnapshot } = servers;
+    const empty = getSnapshot();
     expect(servers.getSnapshot()).toBe(empty);
     let told = 0;
-    const unsubscribe = servers.subscribe(() => told++);
+    const unsubscribe = subscribe(() => told++);
     await servers.add({ name: 'a', url: stateful() });
     const ready = await servers.ready();
     expect(ready).not.toBe(empty);
