@@ -209,11 +209,12 @@ export class Connection {
 
   /**
    * Tries again now: from `failed` with a whole budget, or from `reconnecting`
-   * without waiting for the next attempt. In other states it only waits, as
-   * `connect()` does.
+   * without waiting for the next attempt; from `idle` it connects. In other
+   * states it only waits, as `connect()` does.
    */
   reconnect(): Promise<void> {
     const { status } = this.#snapshot.state;
+    if (status === 'idle') return this.connect();
     if (status === 'failed' || status === 'reconnecting') {
       this.#clearTimer();
       this.#budget.reset();
@@ -230,7 +231,7 @@ export class Connection {
    * went away rejects with that error and starts reconnecting.
    */
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<ToolResult> {
-    const { live, remaining } = await this.#ready(options);
+    const { live, remaining } = await this.#readyWithin(options);
     try {
       const result = await live.client.callTool(name, args, remaining ? { ...options, timeout: remaining } : options);
       this.#progress(live);
@@ -307,14 +308,14 @@ export class Connection {
       await live.lists.start(signal);
       await this.#saveSession(live);
       if (generation !== this.#generation) return;
-      this.#ready_(live);
+      this.#becameReady(live);
     } catch (error) {
       if (generation !== this.#generation) return;
       this.#live = undefined;
       live?.lists?.close();
       void live?.client.close().catch(() => {});
       // A stored session the server refuses for a reason other than being away: forget it, handshake afresh.
-      if (resumed && failureKind(error) !== 'drop') {
+      if (resumed && failureKind(error) === 'fatal') {
         this.#warn(new Error(`${this.name}: the stored session was refused; connecting afresh`, { cause: error }));
         await this.#forgetSession();
         if (generation === this.#generation) return this.#run(generation, signal, false);
@@ -327,18 +328,10 @@ export class Connection {
   }
 
   /** The attempt succeeded: what the server said of itself goes in the snapshot, with `ready`. */
-  #ready_(live: Live): void {
+  #becameReady(live: Live): void {
     this.#attempt = undefined;
     this.#clearDeadline();
-    const { client } = live;
-    const { serverInfo, serverCapabilities, instructions, protocolVersion } = client;
-    this.#update({
-      ...(serverInfo && { serverInfo }),
-      ...(serverCapabilities && { capabilities: serverCapabilities }),
-      ...(instructions !== undefined && { instructions }),
-      ...(protocolVersion !== undefined && { protocolVersion }),
-      era: client.era,
-    });
+    this.#update(identity(live.client));
     this.#setState(READY);
     this.#scheduleHealth(live.generation);
   }
@@ -424,11 +417,17 @@ export class Connection {
     }, planned.delay);
   }
 
-  /** A request succeeded on `live`: the budget is whole again, and a renewed session is stored. */
+  /**
+   * A request succeeded on `live`: the budget is whole again. Once ready, a
+   * session the client renewed meanwhile (the server forgot the old one) is
+   * stored, and what the server now says of itself goes in the snapshot.
+   */
   #progress(live: Live): void {
     if (live.generation !== this.#generation) return;
     this.#budget.reset();
-    if (live.client.session?.sessionId !== live.savedSession) void this.#saveSession(live);
+    if (this.#snapshot.state.status !== 'ready' || live.client.session?.sessionId === live.savedSession) return;
+    void this.#saveSession(live);
+    this.#update(identity(live.client));
   }
 
   /** The session to resume: the store's when there is one (another tab may have renewed it), else the last one. */
@@ -484,7 +483,7 @@ export class Connection {
   }
 
   /** The ready connection, waiting for it within the call's signal and timeout when it is on its way. */
-  async #ready(options: CallOptions): Promise<{ live: Live; remaining?: number }> {
+  async #readyWithin(options: CallOptions): Promise<{ live: Live; remaining?: number }> {
     const live = this.#live;
     if (this.#snapshot.state.status === 'ready' && live) return { live };
     const { status } = this.#snapshot.state;
@@ -598,6 +597,18 @@ export class Connection {
     if (this.#deadline !== undefined) clearTimeout(this.#deadline);
     this.#deadline = undefined;
   }
+}
+
+/** What the server said of itself, for the snapshot. */
+function identity(client: Client): Partial<ConnectionSnapshot> {
+  const { serverInfo, serverCapabilities, instructions, protocolVersion } = client;
+  return {
+    ...(serverInfo && { serverInfo }),
+    ...(serverCapabilities && { capabilities: serverCapabilities }),
+    ...(instructions !== undefined && { instructions }),
+    ...(protocolVersion !== undefined && { protocolVersion }),
+    era: client.era,
+  };
 }
 
 const IDLE: ConnectionState = Object.freeze({ status: 'idle' });

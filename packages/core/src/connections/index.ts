@@ -5,6 +5,13 @@
  *
  * @module @mcp/core/connections
  */
+export {
+  AuthorizationGate,
+  type AuthorizationGateOptions,
+  type AuthorizationGateState,
+  DEFAULT_AUTHORIZATION_TIMEOUT,
+  DEFAULT_FINISH_TIMEOUT,
+} from './authorization-gate.js';
 export { type CloseOptions, Connection, type ConnectionListener } from './connection.js';
 export { ConnectionError, type ConnectionErrorCode } from './connection-error.js';
 export type { ConnectionOptions, HealthCheckOptions, ListOptions, ReconnectOptions } from './connection-options.js';
@@ -14,7 +21,10 @@ export type {
   ConnectionState,
   ConnectionStatus,
 } from './connection-state.js';
+export { type FlowLock, type FlowTurn, MemoryFlowLock } from './flow-lock.js';
+export { DEFAULT_MAX_PENDING, PendingQueue, type PendingQueueOptions } from './pending-queue.js';
 export type { PendingElicitation, PendingRequest, PendingSampling } from './pending-request.js';
+export { prefixedStore } from './prefixed-store.js';
 export type { ServerConfig } from './server-config.js';
 export {
   DEFAULT_MAX_SERVERS,

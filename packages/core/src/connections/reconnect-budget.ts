@@ -50,7 +50,9 @@ export class ReconnectBudget {
     this.#since ??= now;
     if (this.#attempts >= maxAttempts) return undefined;
     const step = Math.min(maxDelayMs, baseDelayMs * 2 ** this.#attempts);
-    const delay = timerDelay(step / 2 + backoffDelay(this.#attempts, baseDelayMs, maxDelayMs, this.#random) / 2);
+    const delay = timerDelay(
+      Math.round(step / 2 + backoffDelay(this.#attempts, baseDelayMs, maxDelayMs, this.#random) / 2),
+    );
     if (now + delay - this.#since > maxElapsedMs) return undefined;
     this.#attempts++;
     return { attempt: this.#attempts, delay };
