@@ -26,5 +26,37 @@ export { DEFAULT_MAX_PENDING, PendingQueue, type PendingQueueOptions } from './p
 export type { PendingElicitation, PendingRequest, PendingSampling } from './pending-request.js';
 export { prefixedStore } from './prefixed-store.js';
 export type { ServerConfig } from './server-config.js';
+export {
+  DEFAULT_MAX_SERVERS,
+  DEFAULT_READY_TIMEOUT,
+  type ReadyOptions,
+  Servers,
+  type ServersOptions,
+  type ServersSnapshot,
+  type ServersToolOptions,
+} from './servers.js';
+export { DEFAULT_MAX_CONFIG_BYTES, type StoredConfig } from './set-config.js';
 export type { Store } from './store.js';
 export { MemoryStore } from './stores/memory-store.js';
+export {
+  DEFAULT_MAX_DESCRIPTION_CHARS,
+  DEFAULT_MAX_SCHEMA_BYTES,
+  type ToolBounds,
+  toolBounds,
+} from './tool-bounds.js';
+export {
+  type CatalogueOptions,
+  type CatalogueSource,
+  type CatalogueTool,
+  type ToolCatalogue,
+  toolCatalogue,
+} from './tool-catalogue.js';
+export {
+  checkSourceNames,
+  foldSourceName,
+  isSourceName,
+  MAX_SOURCE_NAME_LENGTH,
+  MAX_TOOL_NAME_LENGTH,
+  PREFIX_SEPARATOR,
+  SOURCE_NAME_RULE,
+} from './tool-names.js';
