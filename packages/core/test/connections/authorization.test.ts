@@ -8,8 +8,11 @@ const bed = useAuthServers();
 const cleanup = useCleanup();
 
 /** A connection to an OAuth-protected server whose app signs in with `approve` (a user who approves at once). */
-async function openProtected(options: { store?: MemoryStore; connectTimeout?: number } = {}) {
-  const scenario = await bed.servers().createScenario();
+async function openProtected(
+  options: { store?: MemoryStore; connectTimeout?: number } = {},
+  config: Parameters<ReturnType<typeof bed.servers>['createScenario']>[0] = {},
+) {
+  const scenario = await bed.servers().createScenario(config);
   const events: ConnectionEvent[] = [];
   const opens: URL[] = [];
   const connection = new Connection(
@@ -77,6 +80,20 @@ describe('Connection authorization', () => {
     expect(states(events)).toEqual(['connecting#0', 'ready']);
     const initializes = first.scenario.stats().requests.filter((request) => request.rpcMethod === 'initialize');
     expect(initializes).toHaveLength(1);
+  });
+
+  it('goes from ready to authorizing and back when a call needs more scope (step-up), the call then answered', async () => {
+    const { connection, events, opens } = await openProtected({}, { toolScopes: { add: 'mcp:write' } });
+    void connection.connect();
+    await vi.waitFor(() => expect(connection.getSnapshot().state.status).toBe('authorizing'));
+    await connection.authorize();
+    await connection.connect();
+    const call = connection.callTool('add', { a: 2, b: 3 });
+    await vi.waitFor(() => expect(connection.getSnapshot().state.status).toBe('authorizing'));
+    await connection.authorize();
+    expect((await call).structuredContent).toEqual({ sum: 5 });
+    expect(opens).toHaveLength(2);
+    expect(states(events)).toEqual(['connecting#0', 'authorizing', 'connecting#0', 'ready', 'authorizing', 'ready']);
   });
 
   it('closes while authorizing: the handler never runs and nothing is left waiting', async () => {
