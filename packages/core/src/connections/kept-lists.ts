@@ -4,10 +4,8 @@ import type { Prompt } from '../protocol/prompts.js';
 import type { Resource } from '../protocol/resources.js';
 import type { Tool } from '../protocol/tools.js';
 import { MAX_TIMER } from '../util/timers.js';
+import type { ListName } from './connection-state.js';
 import { failureKind } from './failure-kind.js';
-
-/** A list a connection keeps current. */
-export type ListName = 'tools' | 'prompts' | 'resources';
 
 /** The items of each list. */
 export interface ListItems {
