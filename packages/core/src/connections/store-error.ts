@@ -10,6 +10,9 @@ import { McpError } from '../errors/mcp-error.js';
  * - `lease_expired`: `change` ran longer than the store's `leaseMs`, so the lock
  *   may have passed to another instance; what `change` returned was not stored,
  *   so the other holder's work stands.
+ * - `untrusted`: a store kept in files found, where a value belongs, something
+ *   it cannot trust (a link, another user's file, a file others may write); the
+ *   message names the path and the fix. Nothing of it was read.
  */
 export class StoreError extends McpError {
   override name = 'StoreError';
@@ -27,4 +30,4 @@ export class StoreError extends McpError {
 }
 
 /** The kinds of {@link StoreError}. */
-export type StoreErrorCode = 'invalid_value' | 'lock_timeout' | 'lease_expired';
+export type StoreErrorCode = 'invalid_value' | 'lock_timeout' | 'lease_expired' | 'untrusted';

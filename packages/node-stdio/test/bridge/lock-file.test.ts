@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { takeLock } from '../../src/cli/bridge/lock-file.js';
+import { takeLock } from '../../src/private-files/lock-file.js';
 import { FileOAuthStore } from '../../src/cli/bridge/token-store.js';
 
 let root: string;
@@ -68,7 +68,7 @@ describe('lock files', () => {
     beforeAll(async () => {
       // Each racer is a real process running the lock code, bundled from the sources.
       racer = join(root, 'racer.mjs');
-      const lockFile = fileURLToPath(new URL('../../src/cli/bridge/lock-file.ts', import.meta.url));
+      const lockFile = fileURLToPath(new URL('../../src/private-files/lock-file.ts', import.meta.url));
       await build({
         stdin: { contents: RACER, resolveDir: root, loader: 'ts' },
         bundle: true,
