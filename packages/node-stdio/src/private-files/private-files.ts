@@ -122,8 +122,10 @@ function untrusted(stats: Stats, file: string): string | undefined {
     const mode = (stats.mode & 0o777).toString(8);
     return `group or others may use it (mode ${mode}); if it is yours chmod 600 '${file}', else remove it`;
   }
-  // Another name for it may be another server's token file, linked here to be sent to this one.
-  if (stats.nlink !== 1) return `it has ${stats.nlink} names (hard links); remove it (rm '${file}')`;
+  // Another name for it may be another server's token file, linked here to be sent to this one. No name at
+  // all (0) is a file of ours that a writer replaced (renamed over) after we opened it: what we read is the
+  // value just before that write.
+  if (stats.nlink > 1) return `it has ${stats.nlink} names (hard links); remove it (rm '${file}')`;
   return undefined;
 }
 

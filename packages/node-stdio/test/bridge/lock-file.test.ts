@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { takeLock } from '../../src/private-files/lock-file.js';
 import { FileOAuthStore } from '../../src/cli/bridge/token-store.js';
+import { takeLock } from '../../src/private-files/lock-file.js';
 
 let root: string;
 beforeAll(async () => {
