@@ -4,15 +4,15 @@
  */
 export interface LeaseOptions {
   /**
-   * The longest an `update` holds its key's lock, in ms (default {@link DEFAULT_LEASE_MS}).
+   * The longest an `update` holds its key's lock, in ms (default 60 s, `DEFAULT_LEASE_MS`).
    * After it the lock counts as abandoned, so a process that died holding it blocks
    * the others no longer; a `change` still running then has its result refused
    * (a `StoreError`, `lease_expired`).
    */
   readonly leaseMs?: number;
   /**
-   * How long an `update` waits for another holder's lock, in ms (default
-   * {@link DEFAULT_LOCK_WAIT_MS}); then it fails with a `StoreError` (`lock_timeout`)
+   * How long an `update` waits for another holder's lock, in ms (default 70 s,
+   * `DEFAULT_LOCK_WAIT_MS`); then it fails with a `StoreError` (`lock_timeout`)
    * and `change` does not run.
    */
   readonly lockWaitMs?: number;

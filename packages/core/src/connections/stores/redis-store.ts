@@ -11,8 +11,14 @@ import { decodeStoreValue, encodeStoreValue } from '../store-json.js';
  * it is. Replies are read as both give them, in RESP2 or RESP3: a string, null, a number.
  */
 export type RedisCommandClient =
-  | { sendCommand(args: string[]): Promise<unknown> }
-  | { call(command: string, ...args: string[]): Promise<unknown> };
+  | {
+      /** node-redis: sends one command, its name first (`['SET', key, value]`), and resolves to the reply. */
+      sendCommand(args: string[]): Promise<unknown>;
+    }
+  | {
+      /** ioredis: sends the command `command` with `args`, and resolves to the reply. */
+      call(command: string, ...args: string[]): Promise<unknown>;
+    };
 
 /** Options of {@link RedisStore}. */
 export interface RedisStoreOptions extends LeaseOptions {
