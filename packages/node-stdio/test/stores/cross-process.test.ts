@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthServers, startAuthServers } from '../../../../test-servers/auth/serve.mjs';
 import { type RedisServer, startRedisServer } from '../../../../test-servers/redis/redis-server.mjs';
 import { FileStore } from '../../src/index.js';
+import { nextLineOf } from '../process-lines.js';
 
 /**
  * The stores shared by real processes: three Node processes on one redis-server,
@@ -66,35 +67,8 @@ afterAll(async () => {
 function storeProcess(config: Record<string, unknown>) {
   const child = spawn(process.execPath, [script, JSON.stringify({ prefix: PREFIX, leaseMs: LEASE_MS, ...config })]);
   children.push(child);
-  const lines: string[] = [];
-  const waiting: ((line: string) => void)[] = [];
-  let buffered = '';
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    buffered += chunk;
-    for (let end = buffered.indexOf('\n'); end !== -1; end = buffered.indexOf('\n')) {
-      const line = buffered.slice(0, end);
-      buffered = buffered.slice(end + 1);
-      const waiter = waiting.shift();
-      if (waiter) waiter(line);
-      else lines.push(line);
-    }
-  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    child,
-    exited,
-    next: () =>
-      new Promise<string>((resolve, reject) => {
-        const line = lines.shift();
-        if (line !== undefined) return resolve(line);
-        waiting.push(resolve);
-        void exited.then(() => reject(new Error(`the store process exited: ${stderr}`)));
-      }),
-  };
+  return { child, exited, next: nextLineOf(child) };
 }
 
 /** How a test opens the shared store in this process, and what a store process needs to open it. */
