@@ -98,7 +98,8 @@ export class FileStore implements Store {
       else await this.#files.write(name, text);
       return next;
     } finally {
-      await lock();
+      // A lock file that could not be removed must not hide the outcome: it goes stale after leaseMs.
+      await lock().catch(() => {});
     }
   }
 }

@@ -114,7 +114,8 @@ export class RedisStore implements Store {
       }
       return next;
     } finally {
-      await this.#send(['EVAL', RELEASE, '1', lock, token]);
+      // A release that fails (Redis gone meanwhile) must not hide the outcome: the lease frees the lock.
+      await this.#send(['EVAL', RELEASE, '1', lock, token]).catch(() => {});
     }
   }
 
