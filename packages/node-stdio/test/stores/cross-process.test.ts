@@ -19,8 +19,10 @@ import { nextLineOf } from '../process-lines.js';
  * authorization server that rotates refresh tokens (test-servers/auth); and a
  * process killed while it holds a key's lock.
  */
-const PREFIX = 'app:';
+/** The lease of the SIGKILL test: short, so the test waits for it. */
 const LEASE_MS = 800;
+/** The lease of the race: long enough that a loaded machine's refresh never outlives it. */
+const RACE_LEASE_MS = 30_000;
 const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /** @mcp/core, its subpaths and @mcp/node-stdio from their sources, as the vitest config resolves them. */
@@ -65,7 +67,7 @@ afterAll(async () => {
 
 /** A store process, and the next line it prints. */
 function storeProcess(config: Record<string, unknown>) {
-  const child = spawn(process.execPath, [script, JSON.stringify({ prefix: PREFIX, leaseMs: LEASE_MS, ...config })]);
+  const child = spawn(process.execPath, [script, JSON.stringify(config)]);
   children.push(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return { child, exited, next: nextLineOf(child) };
@@ -74,31 +76,31 @@ function storeProcess(config: Record<string, unknown>) {
 /** How a test opens the shared store in this process, and what a store process needs to open it. */
 interface Backend {
   readonly name: string;
-  open(): Promise<{ store: Store; config: Record<string, unknown>; close(): Promise<void> }>;
+  open(leaseMs: number): Promise<{ store: Store; config: Record<string, unknown>; close(): Promise<void> }>;
 }
 
 const backends: Backend[] = [
   {
     name: 'RedisStore on one redis-server',
-    async open() {
+    async open(leaseMs) {
       const client = createClient({ url: redis.url });
       client.on('error', () => {});
       await client.connect();
       const prefix = `${crypto.randomUUID()}:`;
       return {
-        store: new RedisStore(client, { prefix, leaseMs: LEASE_MS, lockWaitMs: 5_000 }),
-        config: { store: 'redis', redisUrl: redis.url, prefix },
+        store: new RedisStore(client, { prefix, leaseMs, lockWaitMs: 5_000 }),
+        config: { store: 'redis', redisUrl: redis.url, prefix, leaseMs },
         close: async () => void (await client.close()),
       };
     },
   },
   {
     name: 'FileStore on one directory',
-    async open() {
+    async open(leaseMs) {
       const directory = join(root, crypto.randomUUID());
       return {
-        store: new FileStore(directory, { leaseMs: LEASE_MS, lockWaitMs: 5_000 }),
-        config: { store: 'file', directory },
+        store: new FileStore(directory, { leaseMs, lockWaitMs: 5_000 }),
+        config: { store: 'file', directory, leaseMs },
         close: async () => {},
       };
     },
@@ -107,7 +109,7 @@ const backends: Backend[] = [
 
 describe.each(backends)('$name', (backend) => {
   it('three processes racing the refresh of one expired token send one token request, and all go on with the new token', async () => {
-    const { store, config, close } = await backend.open();
+    const { store, config, close } = await backend.open(RACE_LEASE_MS);
     try {
       const scenario = await auth.createScenario();
       const { mcp, issuer } = scenario.info();
@@ -154,7 +156,7 @@ describe.each(backends)('$name', (backend) => {
   });
 
   it('a process killed (SIGKILL) while it holds a key is outlived: the next update runs once the lease ends', async () => {
-    const { store, config, close } = await backend.open();
+    const { store, config, close } = await backend.open(LEASE_MS);
     try {
       await store.set('tokens', { access_token: 'before' });
       const holder = storeProcess({ ...config, task: 'hold', key: 'tokens' });
