@@ -20,6 +20,8 @@ export type {
   ConnectionSnapshot,
   ConnectionState,
   ConnectionStatus,
+  ListError,
+  ListName,
 } from './connection-state.js';
 export { type FlowLock, type FlowTurn, MemoryFlowLock } from './flow-lock.js';
 export { DEFAULT_MAX_PENDING, PendingQueue, type PendingQueueOptions } from './pending-queue.js';
