@@ -24,8 +24,8 @@ export type {
   ListName,
 } from './connection-state.js';
 export { type FlowLock, type FlowTurn, MemoryFlowLock } from './flow-lock.js';
-export { DEFAULT_MAX_PENDING, PendingQueue, type PendingQueueOptions } from './pending-queue.js';
 export { DEFAULT_LEASE_MS, DEFAULT_LOCK_WAIT_MS, type LeaseOptions, leaseBounds } from './lease.js';
+export { DEFAULT_MAX_PENDING, PendingQueue, type PendingQueueOptions } from './pending-queue.js';
 export type { PendingElicitation, PendingRequest, PendingSampling } from './pending-request.js';
 export { prefixedStore } from './prefixed-store.js';
 export type { ServerConfig } from './server-config.js';
@@ -43,6 +43,7 @@ export type { Store } from './store.js';
 export { StoreError, type StoreErrorCode } from './store-error.js';
 export { decodeStoreValue, encodeStoreValue } from './store-json.js';
 export { MemoryStore } from './stores/memory-store.js';
+export { type RedisCommandClient, RedisStore, type RedisStoreOptions } from './stores/redis-store.js';
 export {
   DEFAULT_MAX_DESCRIPTION_CHARS,
   DEFAULT_MAX_SCHEMA_BYTES,
@@ -65,4 +66,3 @@ export {
   PREFIX_SEPARATOR,
   SOURCE_NAME_RULE,
 } from './tool-names.js';
-export { type RedisCommandClient, RedisStore, type RedisStoreOptions } from './stores/redis-store.js';
