@@ -24,7 +24,7 @@ interface BrowserEntry {
     prefix?: string;
     storage?: Storage;
     locks?: LockManager | false;
-    lockWait?: number;
+    lockWaitMs?: number;
   }) => PageStore;
 }
 
@@ -122,7 +122,7 @@ test('two tabs adding to one key through update lose nothing: each change saw th
   expect(Number(await first.evaluate(() => localStorage.getItem('counter')))).toBeLessThan(40);
 });
 
-test('a tab holding a key’s lock forever costs another tab lockWait, not a hang; closing it frees the key', async ({
+test('a tab holding a key’s lock forever costs another tab lockWaitMs, not a hang; closing it frees the key', async ({
   context,
 }) => {
   const [holder, waiter] = await twoTabs(context);
@@ -144,7 +144,7 @@ test('a tab holding a key’s lock forever costs another tab lockWait, not a han
     const { LocalStorageStore }: BrowserEntry = await import(entry);
     let ran = false;
     const started = performance.now();
-    const failure = await new LocalStorageStore({ lockWait: 500 })
+    const failure = await new LocalStorageStore({ lockWaitMs: 500 })
       .update('tokens', () => {
         ran = true;
         return 'mine';
@@ -154,10 +154,10 @@ test('a tab holding a key’s lock forever costs another tab lockWait, not a han
         (error: Error) => ({ name: error.name, message: error.message }),
       );
     // Another key is not held by it.
-    const other = await new LocalStorageStore({ lockWait: 500 }).update('configs', () => ['a']);
+    const other = await new LocalStorageStore({ lockWaitMs: 500 }).update('configs', () => ['a']);
     return { failure, ran, waited: performance.now() - started, other };
   }, BROWSER_ENTRY);
-  expect(timedOut.failure).toEqual({ name: 'TimeoutError', message: expect.stringContaining('(lockWait)') });
+  expect(timedOut.failure).toEqual({ name: 'TimeoutError', message: expect.stringContaining('(lockWaitMs)') });
   expect(timedOut.ran).toBe(false);
   expect(timedOut.waited).toBeGreaterThanOrEqual(450);
   expect(timedOut.other).toEqual(['a']);
@@ -166,7 +166,7 @@ test('a tab holding a key’s lock forever costs another tab lockWait, not a han
   await holder.close();
   const after = await waiter.evaluate(async (entry) => {
     const { LocalStorageStore }: BrowserEntry = await import(entry);
-    return new LocalStorageStore({ lockWait: 5_000 }).update('tokens', () => 'mine');
+    return new LocalStorageStore({ lockWaitMs: 5_000 }).update('tokens', () => 'mine');
   }, BROWSER_ENTRY);
   expect(after).toBe('mine');
 });

@@ -37,7 +37,7 @@ export interface LocalStorageStoreOptions {
    * its key until it closes; this bound keeps the other tabs from waiting on
    * it forever.
    */
-  lockWait?: number;
+  lockWaitMs?: number;
 }
 
 /**
@@ -51,7 +51,7 @@ export interface LocalStorageStoreOptions {
  * writes, so two tabs of one origin never run the change of one key at once: a
  * token refresh inside it reaches the authorization server once. The browser
  * releases the lock of a tab that closes or crashes; a live tab whose change
- * never settles is what `lockWait` bounds. Without Web Locks, `atomic` is false.
+ * never settles is what `lockWaitMs` bounds. Without Web Locks, `atomic` is false.
  *
  * Every script of the origin can read Web Storage, so an XSS bug leaks what is
  * stored, refresh tokens included: keep a strict Content Security Policy.
@@ -62,22 +62,22 @@ export class LocalStorageStore implements Store {
   readonly #prefix: string;
   readonly #storage: Storage | undefined;
   readonly #locks: LockManager | undefined;
-  readonly #lockWait: number;
+  readonly #lockWaitMs: number;
   /** Orders this store's own updates when there are no Web Locks. */
   readonly #queue = new KeyQueue();
 
   /** `prefix` keeps these keys apart from the app's own; `storage` defaults to `localStorage`. */
   constructor(options: LocalStorageStoreOptions = {}) {
-    const lockWait = options.lockWait ?? DEFAULT_LOCK_WAIT_MS;
-    if (!Number.isInteger(lockWait) || lockWait < 1 || lockWait > MAX_TIMER) {
+    const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
+    if (!Number.isInteger(lockWaitMs) || lockWaitMs < 1 || lockWaitMs > MAX_TIMER) {
       throw new RangeError(
-        `LocalStorageStore lockWait must be a whole number of ms from 1 to 2^31-1 (got ${lockWait})`,
+        `LocalStorageStore lockWaitMs must be a whole number of ms from 1 to 2^31-1 (got ${lockWaitMs})`,
       );
     }
     this.#prefix = options.prefix ?? '';
     this.#storage = options.storage;
     this.#locks = options.locks === false ? undefined : (options.locks ?? globalThis.navigator?.locks);
-    this.#lockWait = lockWait;
+    this.#lockWaitMs = lockWaitMs;
     this.atomic = this.#locks !== undefined;
   }
 
@@ -109,14 +109,14 @@ export class LocalStorageStore implements Store {
    * Reads `key`, runs `change` on it once and stores what it returns (undefined
    * deletes the key), holding the key's Web Lock throughout: no other update of
    * the key runs meanwhile in any tab or worker of the origin. Waits at most
-   * `lockWait` for the lock, then rejects with a `TimeoutError` without running
+   * `lockWaitMs` for the lock, then rejects with a `TimeoutError` without running
    * `change`.
    */
   async update<T>(key: string, change: (current: unknown) => T | Promise<T>): Promise<T> {
     const wait = new AbortController();
     const timer = setTimeout(() => {
-      wait.abort(new DOMException(`waited ${this.#lockWait} ms for the lock on ${key} (lockWait)`, 'TimeoutError'));
-    }, timerDelay(this.#lockWait));
+      wait.abort(new DOMException(`waited ${this.#lockWaitMs} ms for the lock on ${key} (lockWaitMs)`, 'TimeoutError'));
+    }, timerDelay(this.#lockWaitMs));
     const apply = async () => {
       clearTimeout(timer);
       const next = await change(await this.get(key));

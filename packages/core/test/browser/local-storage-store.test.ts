@@ -88,9 +88,9 @@ describe('LocalStorageStore', () => {
   });
 
   it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31])(
-    'refuses lockWait %s with a RangeError',
-    (lockWait) => {
-      expect(() => new LocalStorageStore({ lockWait })).toThrow(RangeError);
+    'refuses lockWaitMs %s with a RangeError',
+    (lockWaitMs) => {
+      expect(() => new LocalStorageStore({ lockWaitMs })).toThrow(RangeError);
     },
   );
 });
@@ -130,8 +130,8 @@ describe('LocalStorageStore without Web Locks', () => {
     await held;
   });
 
-  it('waits at most lockWait behind a change that hangs, then rejects with TimeoutError and never runs its change', async () => {
-    const store = new LocalStorageStore({ storage: new FakeStorage(), locks: false, lockWait: 50 });
+  it('waits at most lockWaitMs behind a change that hangs, then rejects with TimeoutError and never runs its change', async () => {
+    const store = new LocalStorageStore({ storage: new FakeStorage(), locks: false, lockWaitMs: 50 });
     const hang = deferred();
     const held = store.update('tokens', async () => {
       await hang.promise;
@@ -147,7 +147,7 @@ describe('LocalStorageStore without Web Locks', () => {
       .catch((error: unknown) => error);
     expect(Date.now() - started).toBeGreaterThanOrEqual(45);
     expect(failure).toBeInstanceOf(DOMException);
-    expect(failure).toMatchObject({ name: 'TimeoutError', message: expect.stringContaining('lockWait') });
+    expect(failure).toMatchObject({ name: 'TimeoutError', message: expect.stringContaining('lockWaitMs') });
     hang.resolve();
     expect(await held).toBe('first');
     // The update that gave up stays given up; the key is free again for the next one.
