@@ -12,5 +12,6 @@ export type {
   ConnectionStatus,
 } from './connection-state.js';
 export type { PendingElicitation, PendingRequest, PendingSampling } from './pending-request.js';
+export { prefixedStore } from './prefixed-store.js';
 export type { Store } from './store.js';
 export { MemoryStore } from './stores/memory-store.js';
