@@ -2,6 +2,7 @@ import type { Store } from '../connections/store.js';
 import { KeyQueue } from '../connections/stores/key-queue.js';
 import { AuthError } from '../errors/auth-error.js';
 import { MAX_TIMER, timerDelay } from '../util/timers.js';
+import { catchUp, recordWrite } from './write-handoff.js';
 
 /** How long an `update` waits for its key's lock by default: past a slow token request (30 s by default) with room to spare. */
 const DEFAULT_LOCK_WAIT_MS = 60_000;
@@ -127,9 +128,16 @@ export class LocalStorageStore implements Store {
     if (locks === undefined) return this.#queue.run(key, apply, wait.signal).finally(() => clearTimeout(timer));
     let granted = false;
     try {
-      return await locks.request(LOCK_PREFIX + this.#prefix + key, { signal: wait.signal }, () => {
+      return await locks.request(LOCK_PREFIX + this.#prefix + key, { signal: wait.signal }, async () => {
         granted = true;
-        return apply();
+        clearTimeout(timer);
+        if (!this.#shared()) return apply();
+        const name = this.#prefix + key;
+        const read = () => this.#use('read', key, (storage, entry) => storage.getItem(entry));
+        const seq = await catchUp(locks, name, read);
+        const next = await apply();
+        await recordWrite(locks, name, seq + 1, read());
+        return next;
       });
     } catch (error) {
       if (granted) throw error;
@@ -138,6 +146,21 @@ export class LocalStorageStore implements Store {
       throw new AuthError('store_failed', `could not take the Web Lock for ${key}: ${String(error)}`, { cause: error });
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Whether the storage is the origin's localStorage, which Chromium copies into
+   * each tab's process: only then can another tab's write be late (see
+   * write-handoff.ts). sessionStorage belongs to one tab, and a storage object
+   * the app made lives in one page.
+   */
+  #shared(): boolean {
+    try {
+      return (this.#storage ?? globalThis.localStorage) === globalThis.localStorage;
+    } catch {
+      // A browser that refuses Web Storage throws on the getter: the read that follows says so.
+      return false;
     }
   }
 
