@@ -171,6 +171,31 @@ test('a tab holding a key’s lock forever costs another tab lockWaitMs, not a h
   expect(after).toBe('mine');
 });
 
+test('a plain set after an update is not taken for a late write: the next update waits at most a second, then sees it', async ({
+  context,
+}) => {
+  const [first, second] = await twoTabs(context);
+  await first.evaluate(async (entry) => {
+    const { LocalStorageStore }: BrowserEntry = await import(entry);
+    const store = new LocalStorageStore();
+    await store.update('config', () => 'by update');
+    // Written outside any lock: the record the update left names a text that will never come back.
+    await store.set('config', 'by set');
+  }, BROWSER_ENTRY);
+  const outcome = await second.evaluate(async (entry) => {
+    const { LocalStorageStore }: BrowserEntry = await import(entry);
+    const started = performance.now();
+    let seen: unknown;
+    await new LocalStorageStore().update('config', (current) => {
+      seen = current;
+      return 'next';
+    });
+    return { seen, waited: performance.now() - started };
+  }, BROWSER_ENTRY);
+  expect(outcome.seen).toBe('by set');
+  expect(outcome.waited).toBeLessThan(10_000);
+});
+
 test('a browser without Web Locks gets a store that says it is not atomic, and still updates', async ({ page }) => {
   await page.goto(PAGE);
   const outcome = await page.evaluate(async (entry) => {
