@@ -151,13 +151,17 @@ test('a tab holding a key’s lock forever costs another tab lockWaitMs, not a h
       })
       .then(
         () => undefined,
-        (error: Error) => ({ name: error.name, message: error.message }),
+        (error: Error & { code?: string }) => ({ name: error.name, code: error.code, message: error.message }),
       );
     // Another key is not held by it.
     const other = await new LocalStorageStore({ lockWaitMs: 500 }).update('configs', () => ['a']);
     return { failure, ran, waited: performance.now() - started, other };
   }, BROWSER_ENTRY);
-  expect(timedOut.failure).toEqual({ name: 'TimeoutError', message: expect.stringContaining('(lockWaitMs)') });
+  expect(timedOut.failure).toEqual({
+    name: 'StoreError',
+    code: 'lock_timeout',
+    message: expect.stringContaining('(lockWaitMs)'),
+  });
   expect(timedOut.ran).toBe(false);
   expect(timedOut.waited).toBeGreaterThanOrEqual(450);
   expect(timedOut.other).toEqual(['a']);

@@ -1,4 +1,6 @@
 import type { Store } from '../connections/store.js';
+import { StoreError } from '../connections/store-error.js';
+import { encodeStoreValue } from '../connections/store-json.js';
 import { KeyQueue } from '../connections/stores/key-queue.js';
 import { AuthError } from '../errors/auth-error.js';
 import { MAX_TIMER, timerDelay } from '../util/timers.js';
@@ -32,8 +34,9 @@ export interface LocalStorageStoreOptions {
   locks?: LockManager | false;
   /**
    * How long an `update` waits for its turn, in ms, before it rejects with a
-   * `TimeoutError` (a `DOMException`) and never runs its change. Default
-   * 60,000. A whole number from 1 to 2^31-1; anything else makes the
+   * `StoreError` (`lock_timeout`) and never runs its change. Default
+   * 60,000: past a slow token refresh. (Redis and file stores wait longer, to
+   * outwait a dead holder's lease; a Web Lock has none to outwait.) A whole number from 1 to 2^31-1; anything else makes the
    * constructor throw a RangeError. A tab whose update never finishes holds
    * its key until it closes; this bound keeps the other tabs from waiting on
    * it forever.
@@ -94,10 +97,14 @@ export class LocalStorageStore implements Store {
     }
   }
 
-  /** Stores `value` as JSON under `key`; undefined removes it, so it reads back as undefined. */
+  /**
+   * Stores `value` as JSON under `key`; undefined removes it, so it reads back as
+   * undefined. A value JSON cannot hold (a bigint, a cycle, a function) is a
+   * `StoreError` (`invalid_value`).
+   */
   async set(key: string, value: unknown): Promise<void> {
-    const text = JSON.stringify(value);
-    if (text === undefined) return this.delete(key);
+    if (value === undefined) return this.delete(key);
+    const text = encodeStoreValue(key, value);
     this.#use('write', key, (storage, name) => storage.setItem(name, text));
   }
 
@@ -110,13 +117,15 @@ export class LocalStorageStore implements Store {
    * Reads `key`, runs `change` on it once and stores what it returns (undefined
    * deletes the key), holding the key's Web Lock throughout: no other update of
    * the key runs meanwhile in any tab or worker of the origin. Waits at most
-   * `lockWaitMs` for the lock, then rejects with a `TimeoutError` without running
+   * `lockWaitMs` for the lock, then rejects with a `StoreError` (`lock_timeout`) without running
    * `change`.
    */
   async update<T>(key: string, change: (current: unknown) => T | Promise<T>): Promise<T> {
     const wait = new AbortController();
     const timer = setTimeout(() => {
-      wait.abort(new DOMException(`waited ${this.#lockWaitMs} ms for the lock on ${key} (lockWaitMs)`, 'TimeoutError'));
+      wait.abort(
+        new StoreError('lock_timeout', key, `waited ${this.#lockWaitMs} ms (lockWaitMs) for the lock on ${key}`),
+      );
     }, timerDelay(this.#lockWaitMs));
     const apply = async () => {
       clearTimeout(timer);

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LocalStorageOAuthStore, LocalStorageStore } from '../../src/browser/index.js';
+import { StoreError } from '../../src/connections/index.js';
 import { AuthError } from '../../src/index.js';
+import { storeContract } from '../connections/store-contract.js';
 import { FakeStorage } from './fake-storage.js';
 
 // What Node can check of LocalStorageStore: Web Storage's rules through a storage that keeps them, and
@@ -10,6 +12,19 @@ import { FakeStorage } from './fake-storage.js';
 afterEach(() => {
   vi.unstubAllGlobals();
 });
+
+// The shared contract, one instance at a time (Node has no Web Locks to share an update with a peer).
+storeContract(
+  'LocalStorageStore over a Web Storage in memory',
+  async () => {
+    const storage = new FakeStorage();
+    return {
+      store: new LocalStorageStore({ storage, prefix: 'app:' }),
+      plantGarbage: async (key) => storage.setItem(`app:${key}`, '{"access_token": "trunc'),
+    };
+  },
+  { garbage: 'undefined' },
+);
 
 /** A promise and the function that settles it. */
 function deferred<T = void>() {
@@ -74,6 +89,22 @@ describe('LocalStorageStore', () => {
     expect(await store.get('tokens')).toEqual({ access_token: 'small' });
   });
 
+  it('refuses a value JSON cannot hold with StoreError invalid_value, and keeps what was stored', async () => {
+    const store = new LocalStorageStore({ storage: new FakeStorage() });
+    await store.set('k', 'kept');
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    for (const value of [10n, cycle, () => 'f']) {
+      await expect(store.set('k', value)).rejects.toMatchObject({
+        name: 'StoreError',
+        code: 'invalid_value',
+        key: 'k',
+      });
+    }
+    await expect(store.update('k', () => 1n)).rejects.toMatchObject({ code: 'invalid_value' });
+    expect(await store.get('k')).toBe('kept');
+  });
+
   it('a change that throws rejects the update with its error and leaves the value as it was', async () => {
     const store = new LocalStorageStore({ storage: new FakeStorage() });
     await store.set('k', 'before');
@@ -130,7 +161,7 @@ describe('LocalStorageStore without Web Locks', () => {
     await held;
   });
 
-  it('waits at most lockWaitMs behind a change that hangs, then rejects with TimeoutError and never runs its change', async () => {
+  it('waits at most lockWaitMs behind a change that hangs, then rejects with StoreError lock_timeout and never runs its change', async () => {
     const store = new LocalStorageStore({ storage: new FakeStorage(), locks: false, lockWaitMs: 50 });
     const hang = deferred();
     const held = store.update('tokens', async () => {
@@ -146,8 +177,12 @@ describe('LocalStorageStore without Web Locks', () => {
       })
       .catch((error: unknown) => error);
     expect(Date.now() - started).toBeGreaterThanOrEqual(45);
-    expect(failure).toBeInstanceOf(DOMException);
-    expect(failure).toMatchObject({ name: 'TimeoutError', message: expect.stringContaining('lockWaitMs') });
+    expect(failure).toBeInstanceOf(StoreError);
+    expect(failure).toMatchObject({
+      code: 'lock_timeout',
+      key: 'tokens',
+      message: expect.stringContaining('lockWaitMs'),
+    });
     hang.resolve();
     expect(await held).toBe('first');
     // The update that gave up stays given up; the key is free again for the next one.
