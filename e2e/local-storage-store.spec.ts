@@ -1,4 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from '@playwright/test';
+import { build } from 'esbuild';
 import { type AuthScenario, type AuthServers, startAuthServers } from '../test-servers/auth/serve.mjs';
 import { expect, test } from './fixtures.js';
 
@@ -38,7 +40,9 @@ async function twoTabs(context: BrowserContext): Promise<[Page, Page]> {
 /** An error as the page hands it back: its name, and its code or message. */
 type Failure = { name: string; code?: string; message: string; cause?: string };
 
-test('the Store contract over Chromium’s localStorage', async ({ page }) => {
+test('over Chromium’s localStorage: values as JSON beside the app’s keys, garbage reads as not stored, a spent quota is AuthError store_failed', async ({
+  page,
+}) => {
   await page.goto(PAGE);
   const outcome = await page.evaluate(async (entry) => {
     const { LocalStorageStore }: BrowserEntry = await import(entry);
@@ -92,6 +96,66 @@ test('the Store contract over Chromium’s localStorage', async ({ page }) => {
       'app:mcp:session:a': '{"sessionId":"s","was":null}',
     },
   });
+});
+
+/** A test of the shared contract as the page reports it: its name, and its failure's stack when it failed. */
+type ContractResult = { name: string; failure?: string };
+
+/**
+ * packages/core/test/connections/store-contract.ts bundled for the page, with vitest's `describe`, `it`,
+ * `afterEach` and `expect` from e2e/support/vitest-in-page.mjs, loaded as `window.runStoreContract`.
+ */
+async function loadStoreContract(page: Page): Promise<void> {
+  const bundled = await build({
+    entryPoints: [fileURLToPath(new URL('./support/store-contract-page.mjs', import.meta.url))],
+    alias: { vitest: fileURLToPath(new URL('./support/vitest-in-page.mjs', import.meta.url)) },
+    // @vitest/expect is vitest's, not a dependency of the repository: pnpm keeps it here.
+    nodePaths: [fileURLToPath(new URL('../node_modules/.pnpm/node_modules', import.meta.url))],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+  });
+  const code = bundled.outputFiles[0]?.text ?? '';
+  await page.addScriptTag({ type: 'module', content: `${code}\nwindow.runStoreContract = runStoreContract;` });
+  await page.waitForFunction(() => 'runStoreContract' in window);
+}
+
+test('the shared Store contract in the page, a second LocalStorageStore as the peer', async ({ page }) => {
+  await page.goto(PAGE);
+  await loadStoreContract(page);
+  const run = (locks: boolean) =>
+    page.evaluate(
+      async ([entry, locks]) => {
+        const { LocalStorageStore }: BrowserEntry = await import(entry);
+        type Run = (name: string, open: () => Promise<unknown>, options: unknown) => Promise<ContractResult[]>;
+        const runStoreContract = (window as unknown as { runStoreContract: Run }).runStoreContract;
+        let opened = 0;
+        return runStoreContract(
+          'LocalStorageStore',
+          async () => {
+            const prefix = `contract-${locks}-${++opened}:`;
+            const options = { prefix, ...(locks ? {} : { locks: false as const }) };
+            return {
+              store: new LocalStorageStore(options),
+              peer: new LocalStorageStore(options),
+              plantGarbage: async (key: string) => localStorage.setItem(prefix + key, '{"access_token": "trunc'),
+            };
+          },
+          { garbage: 'undefined' },
+        );
+      },
+      [BROWSER_ENTRY, locks] as const,
+    );
+  const withLocks = await run(true);
+  expect(withLocks.length).toBeGreaterThanOrEqual(8);
+  expect(withLocks.filter((result) => result.failure !== undefined)).toEqual([]);
+  // The contract can fail in the page: two stores without Web Locks do not exclude each other.
+  const without = await run(false);
+  expect(without.filter((result) => result.failure !== undefined).map((result) => result.name)).toEqual([
+    expect.stringContaining('concurrent updates of one key'),
+  ]);
 });
 
 /** Has the tab add 1 to `counter` `times` times through `update`, each change taking a few ms as a refresh would. */
