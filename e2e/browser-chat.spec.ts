@@ -43,7 +43,7 @@ test.afterAll(async () => {
 /** The chat with `script`, once its server (`reference` at `server`) is ready. */
 async function ready(page: Page, script: MockScript, server?: string) {
   seen = model.requests.length;
-  await ready(page, model, script, server);
+  await openChat(page, model, script, server);
   await expectStatus(page, 'reference', 'ready');
 }
 
@@ -81,7 +81,7 @@ test("shows the server's progress while a tool runs", async ({ page }) => {
     QUOTE_TOOL,
     { when: { userSays: 'slow' }, call: [{ tool: 'slow', args: { steps: 4, intervalMs: 400 } }] },
   ]);
-    await send(page, 'Run the slow tool');
+  await send(page, 'Run the slow tool');
   const card = page.getByRole('region', { name: 'Tool call slow' });
   // Seen while the tool still runs: progress is live, not a summary afterwards.
   await expect(card.locator('.progress-message')).toHaveText(/step [1-3] of 4/);
@@ -103,7 +103,7 @@ test('two tools running at once each show their own progress', async ({ page }) 
       ],
     },
   ]);
-    await send(page, 'Run both slow tools');
+  await send(page, 'Run both slow tools');
   const [three, six] = [0, 1].map((index) => page.getByRole('region', { name: 'Tool call slow' }).nth(index));
   // Both running, each card with its own call's steps.
   await expect(three!.locator('.progress-message')).toHaveText(/step [1-2] of 3/);
@@ -120,7 +120,7 @@ test('Stop ends the turn while a tool runs, the server hears the cancellation, a
 }) => {
   const scenario = await plainScenario();
   await ready(page, LONG_SLOW_SCRIPT, scenario.mcp);
-    await send(page, 'Run the slow tool');
+  await send(page, 'Run the slow tool');
   const card = page.getByRole('region', { name: 'Tool call slow' });
   await expect(card.locator('.progress-message')).toHaveText(/step \d+ of 100/);
   await page.getByRole('button', { name: 'Stop' }).click();
@@ -194,7 +194,7 @@ test('Add (double-clicked) adds one server; removing it during a turn stops the 
 
 test('a model that never stops calling tools is cut off after MAX_STEPS (8) steps', async ({ page }) => {
   await ready(page, [{ call: [{ tool: 'echo', args: { text: 'again' } }] }]);
-    await send(page, 'Loop forever');
+  await send(page, 'Loop forever');
   await expect(page.locator('.entry.note')).toHaveText('Stopped after 8 steps.');
   await expect(page.getByRole('region', { name: 'Tool call echo' })).toHaveCount(8);
   expect(model.requests.length - seen).toBe(8);
@@ -208,7 +208,7 @@ test('an elicitation becomes a form; required fields are enforced; accept, decli
     QUOTE_TOOL,
     { when: { userSays: 'ask me' }, call: [{ tool: 'elicit', args: { message: 'Who are you, <b>really</b>?' } }] },
   ]);
-    await send(page, 'Please ask me my name');
+  await send(page, 'Please ask me my name');
   const form = page.getByRole('form', { name: 'The server asks' });
   await expect(form).toContainText('Who are you, <b>really</b>?');
   const submit = form.getByRole('button', { name: 'Submit' });
@@ -323,7 +323,7 @@ const SAMPLING_SCRIPT: MockScript = [
 
 test('a sampling request is shown first and, approved, answered by the same model endpoint', async ({ page }) => {
   await ready(page, SAMPLING_SCRIPT);
-    await send(page, 'Get the server to write a poem');
+  await send(page, 'Get the server to write a poem');
   const request = page.getByRole('region', { name: 'Sampling request' });
   await expect(request.locator('li')).toHaveText('user: Write a haiku');
   await expect(request).toContainText('Up to 100 tokens.');
@@ -339,7 +339,7 @@ test('a sampling request is shown first and, approved, answered by the same mode
 
 test('a declined sampling request reaches the server as a refusal and the model is never asked', async ({ page }) => {
   await ready(page, SAMPLING_SCRIPT);
-    await send(page, 'Get the server to write a poem');
+  await send(page, 'Get the server to write a poem');
   const request = page.getByRole('region', { name: 'Sampling request' });
   await request.getByRole('button', { name: 'Decline' }).click();
   await expect(request.locator('.status')).toHaveText('Declined.');
@@ -402,7 +402,7 @@ test('README screenshot (BROWSER_CHAT_SCREENSHOT=1 writes examples/browser-chat/
     { when: { userSays: 'slow' }, call: [{ tool: 'slow', args: { steps: 3, intervalMs: 200 } }] },
     { when: { userSays: 'name' }, call: [{ tool: 'elicit', args: { message: 'What name should I sign with?' } }] },
   ]);
-    await send(page, 'Run the slow tool, please.');
+  await send(page, 'Run the slow tool, please.');
   await expect(page.locator('.entry.assistant')).toHaveText(/finished/);
   await send(page, 'Sign the report with my name.');
   await page.getByRole('form', { name: 'The server asks' }).getByLabel('name *').fill('Ada Lovelace');

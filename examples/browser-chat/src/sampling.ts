@@ -69,9 +69,7 @@ export function approveSampling(
       (error: unknown) => {
         // The queue has no way to send the model's failure as such; the server reads a refusal.
         pending.cancel();
-        status.textContent = pending.signal.aborted
-          ? 'Withdrawn.'
-          : `The model failed: ${describeError(error)}`;
+        status.textContent = pending.signal.aborted ? 'Withdrawn.' : `The model failed: ${describeError(error)}`;
       },
     );
   });
