@@ -13,4 +13,10 @@ export type {
 } from './connection-state.js';
 export type { PendingElicitation, PendingRequest, PendingSampling } from './pending-request.js';
 export type { Store } from './store.js';
+export {
+  type DurableObjectStorageLike,
+  DurableObjectStore,
+  type DurableObjectStoreOptions,
+} from './stores/durable-object-store.js';
+export { type KvNamespaceLike, KvStore, type KvStoreOptions } from './stores/kv-store.js';
 export { MemoryStore } from './stores/memory-store.js';

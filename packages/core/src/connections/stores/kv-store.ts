@@ -1,0 +1,88 @@
+import type { Store } from '../store.js';
+import { checkedMaxWait, queuedUpdate } from './key-queue.js';
+
+/** The longest key Workers KV takes, in UTF-8 bytes. */
+const MAX_KEY_BYTES = 512;
+
+/**
+ * The part of a Workers KV namespace (an `env` binding) the store uses.
+ * Cloudflare's `KVNamespace` fits it, so core needs no Workers types.
+ */
+export interface KvNamespaceLike {
+  get(key: string): Promise<string | null>;
+  put(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** Options of a {@link KvStore}. */
+export interface KvStoreOptions {
+  /**
+   * How long, in ms, an `update` waits for this isolate's earlier updates of its
+   * key before it rejects with a `LimitError` naming `maxWait` (default 60,000;
+   * Infinity for no bound).
+   */
+  readonly maxWait?: number;
+}
+
+/**
+ * A store in a Workers KV namespace, for server configs: values a user changes
+ * rarely and every location may read. KV is eventually consistent (a write can
+ * take a minute or more to be seen in another location) and has no lock, so its
+ * `update` excludes only this isolate's own updates of the key (`atomic` is
+ * false). Never keep sessions or OAuth tokens here: two invocations refreshing
+ * at once would each spend the same refresh token, and the authorization server
+ * refuses the second. Keep those in a {@link DurableObjectStore}.
+ *
+ * Values are stored as JSON text; a value that is not JSON (written by someone
+ * else) reads as undefined. Keys longer than KV's 512 bytes are refused with a
+ * RangeError.
+ */
+export class KvStore implements Store {
+  /** `update` does not exclude other isolates or locations. */
+  readonly atomic = false;
+  readonly #namespace: KvNamespaceLike;
+  readonly #maxWait: number;
+
+  /** A store over `namespace`, a KV binding of `env`. */
+  constructor(namespace: KvNamespaceLike, options: KvStoreOptions = {}) {
+    this.#namespace = namespace;
+    this.#maxWait = checkedMaxWait(options.maxWait, 'KvStoreOptions.maxWait');
+  }
+
+  /** The value under `key`, or undefined (also for text that is not JSON). */
+  async get(key: string): Promise<unknown> {
+    const text = await this.#namespace.get(checkedKey(key));
+    if (text === null) return undefined;
+    try {
+      return JSON.parse(text);
+    } catch {
+      // Damaged, or written by someone else: callers treat a missing value as "not stored".
+      return undefined;
+    }
+  }
+
+  /** Stores `value` as JSON under `key`; undefined deletes it. */
+  async set(key: string, value: unknown): Promise<void> {
+    if (value === undefined) await this.#namespace.delete(checkedKey(key));
+    else await this.#namespace.put(checkedKey(key), JSON.stringify(value));
+  }
+
+  /** Removes `key`. */
+  async delete(key: string): Promise<void> {
+    await this.#namespace.delete(checkedKey(key));
+  }
+
+  /** Runs `change` on the value under `key` after this isolate's earlier updates of `key`, and stores its result; other isolates may interleave. */
+  update<T>(key: string, change: (current: unknown) => T | Promise<T>): Promise<T> {
+    return queuedUpdate(this, this.#namespace, this.#maxWait, key, change);
+  }
+}
+
+/** `key` if KV takes it, else a RangeError before anything is sent. */
+function checkedKey(key: string): string {
+  const bytes = new TextEncoder().encode(key).length;
+  if (bytes === 0 || bytes > MAX_KEY_BYTES) {
+    throw new RangeError(`a KV key is 1 to ${MAX_KEY_BYTES} bytes of UTF-8; this one has ${bytes}`);
+  }
+  return key;
+}
