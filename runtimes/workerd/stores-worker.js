@@ -1,0 +1,169 @@
+/**
+ * The Worker of stores.test.ts: a Durable Object keeping values in a DurableObjectStore
+ * and a KV namespace behind a KvStore, each driven by plain requests so the test, in
+ * Node, can stop workerd between two of them. `/do/<name>/<action>` reaches the object
+ * named `<name>`; `/kv/<action>` runs in the Worker itself. Every request makes its own
+ * store over the same storage, as a Worker that builds one per invocation would.
+ */
+import { DurableObjectStore, KvStore } from '../../packages/core/dist/connections.js';
+import { Client, OAuthProvider, StreamableHttpTransport } from '../../packages/core/dist/index.js';
+
+const REDIRECT_URI = 'http://localhost:3000/callback';
+
+/** How long a refresh request is held before it leaves, so that concurrent invocations overlap while it runs. */
+const REFRESH_DELAY_MS = 300;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** An error as JSON the test can assert: its class, message and, for a LimitError, the bound. */
+const errorJson = (error) => ({ name: error?.name, message: error?.message, limit: error?.limit });
+
+/** get / set / append / delete on `store`, the same for both stores. */
+async function storeAction(store, action, query, request) {
+  const key = query.get('key') ?? '';
+  if (action === 'get') return { value: await store.get(key) };
+  if (action === 'set') return { done: await store.set(key, await request.json()) };
+  if (action === 'delete') return { done: await store.delete(key) };
+  if (action === 'append') {
+    const item = query.get('item');
+    return { value: await store.update(key, (list) => [...(Array.isArray(list) ? list : []), item]) };
+  }
+  if (action === 'atomic') return { atomic: store.atomic ?? true };
+  return undefined;
+}
+
+/** The user approving at once: follows the authorization URL and answers the callback it redirects to. */
+async function approve(url) {
+  const response = await fetch(url, { redirect: 'manual' });
+  await response.body?.cancel();
+  return new URL(response.headers.get('location') ?? '', url);
+}
+
+/** `fetch`, holding back each refresh request a moment (the token request of a `refresh_token` grant). */
+async function slowRefreshFetch(input, init) {
+  const request = new Request(input, init);
+  if (
+    request.method === 'POST' &&
+    new TextDecoder().decode(await request.clone().arrayBuffer()).includes('grant_type=refresh_token')
+  ) {
+    await sleep(REFRESH_DELAY_MS);
+  }
+  return fetch(request);
+}
+
+/** Calls the `echo` tool of `mcp` with a Client of its own and `store` for OAuth state; the answer's text. */
+async function callWithOAuth(mcp, text, store) {
+  const auth = new OAuthProvider({ store, redirectUri: REDIRECT_URI, authorize: approve, fetch: slowRefreshFetch });
+  const client = new Client(new StreamableHttpTransport(mcp, { auth, standaloneStream: false }));
+  try {
+    await client.connect();
+    return { text: (await client.callTool('echo', { text })).text };
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * Calls `echo` on `mcp` in the session whose snapshot is under `key` (a handshake only if there
+ * is none), then stores the session's snapshot there: the session outlives the client.
+ */
+async function callInSession(mcp, text, store, key) {
+  const stored = await store.get(key);
+  const transport = new StreamableHttpTransport(mcp, { standaloneStream: false, endSessionOnClose: false });
+  const client = new Client(transport, stored ? { resume: stored } : {});
+  try {
+    await client.connect();
+    const answer = (await client.callTool('echo', { text })).text;
+    await store.set(key, client.session);
+    return { text: answer, sessionId: client.session?.sessionId };
+  } finally {
+    await client.close();
+  }
+}
+
+/** Two read-fetch-write increments of `key`, as one request runs them: the test sends two at once. */
+const increments = {
+  /** Plain storage: read, fetch `slow`, write what was read plus one. */
+  plain: async (storage, key, slow) => {
+    const count = (await storage.get(key)) ?? 0;
+    await (await fetch(slow)).text();
+    await storage.put(key, count + 1);
+  },
+  /** DurableObjectStore.update around the same read, fetch and write. */
+  store: async (storage, key, slow) => {
+    await new DurableObjectStore(storage).update(key, async (count) => {
+      await (await fetch(slow)).text();
+      return (count ?? 0) + 1;
+    });
+  },
+};
+
+/** One update holding `key` until released, and a second store's update of it giving up after `maxWait`. */
+async function maxWaitScenario(storage) {
+  let release;
+  const held = new Promise((resolve) => {
+    release = resolve;
+  });
+  const first = new DurableObjectStore(storage).update('held', async () => {
+    await held;
+    return 'first';
+  });
+  let secondRan = false;
+  const second = await new DurableObjectStore(storage, { maxWait: 100 })
+    .update('held', () => {
+      secondRan = true;
+      return 'second';
+    })
+    .then(
+      (value) => ({ value }),
+      (error) => ({ error: errorJson(error) }),
+    );
+  release();
+  const third = await new DurableObjectStore(storage, { maxWait: 100 }).update('held', (value) => `${value}, third`);
+  return { first: await first, second, secondRan, third, stored: await storage.get('held') };
+}
+
+export class StoreObject {
+  constructor(ctx) {
+    this.ctx = ctx;
+  }
+
+  async fetch(request) {
+    const url = new URL(request.url);
+    const query = url.searchParams;
+    const action = url.pathname.split('/').pop();
+    const storage = this.ctx.storage;
+    const store = new DurableObjectStore(storage);
+    try {
+      const answer = await storeAction(store, action, query, request);
+      if (answer) return Response.json(answer);
+      if (action === 'call') return Response.json(await callWithOAuth(query.get('mcp'), query.get('text'), store));
+      if (action === 'session') {
+        return Response.json(await callInSession(query.get('mcp'), query.get('text'), store, query.get('key')));
+      }
+      if (action === 'increment') {
+        await increments[query.get('how')](storage, query.get('key'), query.get('slow'));
+        return Response.json({ value: await storage.get(query.get('key')) });
+      }
+      if (action === 'max-wait') return Response.json(await maxWaitScenario(storage));
+      return Response.json({ error: { message: `no action ${action}` } }, { status: 404 });
+    } catch (error) {
+      return Response.json({ error: errorJson(error) }, { status: 500 });
+    }
+  }
+}
+
+export default {
+  async fetch(request, env) {
+    const url = new URL(request.url);
+    const [, area, name, action] = url.pathname.split('/');
+    if (area === 'do') return env.STORE.get(env.STORE.idFromName(name)).fetch(request);
+    try {
+      const answer = await storeAction(new KvStore(env.KV), name, url.searchParams, request);
+      if (answer) return Response.json(answer);
+      return Response.json({ error: { message: `no action ${action ?? name}` } }, { status: 404 });
+    } catch (error) {
+      return Response.json({ error: errorJson(error) }, { status: 500 });
+    }
+  },
+};
