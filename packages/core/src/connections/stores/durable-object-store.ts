@@ -6,8 +6,11 @@ import { checkedMaxWait, queuedUpdate } from './key-queue.js';
  * Cloudflare's `DurableObjectStorage` fits it, so core needs no Workers types.
  */
 export interface DurableObjectStorageLike {
+  /** The value under `key`, or undefined. */
   get(key: string): Promise<unknown>;
+  /** Stores `value` (structured-cloned) under `key`. */
   put(key: string, value: unknown): Promise<void>;
+  /** Removes `key`. */
   delete(key: string): Promise<unknown>;
 }
 

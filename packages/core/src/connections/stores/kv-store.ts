@@ -9,8 +9,11 @@ const MAX_KEY_BYTES = 512;
  * Cloudflare's `KVNamespace` fits it, so core needs no Workers types.
  */
 export interface KvNamespaceLike {
+  /** The text under `key`, or null. */
   get(key: string): Promise<string | null>;
+  /** Stores `value` under `key`. */
   put(key: string, value: string): Promise<void>;
+  /** Removes `key`. */
   delete(key: string): Promise<void>;
 }
 
