@@ -1,7 +1,7 @@
 /**
  * The Worker of stores.test.ts: a Durable Object keeping values in a DurableObjectStore
  * and a KV namespace behind a KvStore, each driven by plain requests so the test, in
- * Node, can stop workerd between two of them. `/do/<name>/<action>` reaches the object
+ * Node, can stop workerd between two of them. `/do/<name>/…` reaches the object
  * named `<name>`; `/kv/<action>` runs in the Worker itself. Every request makes its own
  * store over the same storage, as a Worker that builds one per invocation would.
  */
@@ -15,20 +15,67 @@ const REFRESH_DELAY_MS = 300;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** An error as JSON the test can assert: its class, message and, for a LimitError, the bound. */
-const errorJson = (error) => ({ name: error?.name, message: error?.message, limit: error?.limit });
+/** An error as JSON the test can assert: its class, message and the fields of a LimitError or a StoreError. */
+const errorJson = (error) => ({
+  name: error?.name,
+  message: error?.message,
+  limit: error?.limit,
+  code: error?.code,
+  key: error?.key,
+});
+
+/**
+ * Updates whose `change` runs in the caller (the store contract in Node): `begin` runs
+ * `store.update` here and answers the current value once `change` is called; `commit`, a later
+ * request, hands in what `change` returned (or that it threw) and answers how the update ended.
+ * Meanwhile the update holds its key here, as one awaiting a `fetch` would.
+ */
+const remoteChanges = new Map();
+
+function beginUpdate(store, key) {
+  const id = crypto.randomUUID();
+  return new Promise((answer) => {
+    const entry = {};
+    entry.done = store.update(key, (current) => {
+      answer({ id, current });
+      return new Promise((resolve, reject) => Object.assign(entry, { resolve, reject }));
+    });
+    remoteChanges.set(id, entry);
+    // Rejected before `change` ran (a lock timeout, a value it cannot read): the answer is the error.
+    entry.done.catch((error) => {
+      if (!entry.resolve) remoteChanges.delete(id);
+      answer({ error: errorJson(error) });
+    });
+  });
+}
+
+async function commitUpdate(id, outcome) {
+  const entry = remoteChanges.get(id);
+  remoteChanges.delete(id);
+  if (!entry?.resolve) return { error: { message: `no update ${id} is waiting` } };
+  if (outcome.threw) entry.reject(new Error('change threw in the caller'));
+  else entry.resolve(outcome.value);
+  try {
+    return { value: await entry.done };
+  } catch (error) {
+    return { error: errorJson(error) };
+  }
+}
 
 /** get / set / append / delete on `store`, the same for both stores. */
 async function storeAction(store, action, query, request) {
   const key = query.get('key') ?? '';
   if (action === 'get') return { value: await store.get(key) };
-  if (action === 'set') return { done: await store.set(key, await request.json()) };
+  // The body is `{ value }`: JSON has no undefined, so a body without `value` sets undefined.
+  if (action === 'set') return { done: await store.set(key, (await request.json()).value) };
   if (action === 'delete') return { done: await store.delete(key) };
   if (action === 'append') {
     const item = query.get('item');
     return { value: await store.update(key, (list) => [...(Array.isArray(list) ? list : []), item]) };
   }
   if (action === 'atomic') return { atomic: store.atomic ?? true };
+  if (action === 'begin') return beginUpdate(store, key);
+  if (action === 'commit') return commitUpdate(query.get('id'), await request.json());
   return undefined;
 }
 
@@ -124,16 +171,18 @@ async function maxWaitScenario(storage) {
 }
 
 export class StoreObject {
-  constructor(ctx) {
+  constructor(ctx, env) {
     this.ctx = ctx;
+    this.env = env;
   }
 
+  /** `/do/<name>/<action>` on the object's storage; `/do/<name>/kv/<action>` on KV, from the object (whose updates outlive a request). */
   async fetch(request) {
     const url = new URL(request.url);
     const query = url.searchParams;
     const action = url.pathname.split('/').pop();
     const storage = this.ctx.storage;
-    const store = new DurableObjectStore(storage);
+    const store = url.pathname.split('/')[3] === 'kv' ? new KvStore(this.env.KV) : new DurableObjectStore(storage);
     try {
       const answer = await storeAction(store, action, query, request);
       if (answer) return Response.json(answer);

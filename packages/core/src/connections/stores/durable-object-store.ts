@@ -55,7 +55,7 @@ export class DurableObjectStore implements Store {
 
   /** The value under `key`, or undefined. */
   async get(key: string): Promise<unknown> {
-    return (await this.#storage.get(key)) ?? undefined;
+    return this.#storage.get(key);
   }
 
   /** Stores `value` under `key`; undefined deletes it. */

@@ -1,3 +1,4 @@
+import { encodeBase64url } from '../../util/base64.js';
 import type { Store } from '../store.js';
 import { checkedMaxWait, queuedUpdate } from './key-queue.js';
 
@@ -37,8 +38,8 @@ export interface KvStoreOptions {
  * refuses the second. Keep those in a {@link DurableObjectStore}.
  *
  * Values are stored as JSON text; a value that is not JSON (written by someone
- * else) reads as undefined. Keys longer than KV's 512 bytes are refused with a
- * RangeError.
+ * else) reads as undefined. A key KV would refuse (empty, `.`, `..`, longer than
+ * 512 bytes) is kept under `~` and its SHA-256 instead, as is one starting with `~`.
  */
 export class KvStore implements Store {
   /** `update` does not exclude other isolates or locations. */
@@ -54,7 +55,7 @@ export class KvStore implements Store {
 
   /** The value under `key`, or undefined (also for text that is not JSON). */
   async get(key: string): Promise<unknown> {
-    const text = await this.#namespace.get(checkedKey(key));
+    const text = await this.#namespace.get(await kvKey(key));
     if (text === null) return undefined;
     try {
       return JSON.parse(text);
@@ -66,13 +67,13 @@ export class KvStore implements Store {
 
   /** Stores `value` as JSON under `key`; undefined deletes it. */
   async set(key: string, value: unknown): Promise<void> {
-    if (value === undefined) await this.#namespace.delete(checkedKey(key));
-    else await this.#namespace.put(checkedKey(key), JSON.stringify(value));
+    if (value === undefined) await this.#namespace.delete(await kvKey(key));
+    else await this.#namespace.put(await kvKey(key), JSON.stringify(value));
   }
 
   /** Removes `key`. */
   async delete(key: string): Promise<void> {
-    await this.#namespace.delete(checkedKey(key));
+    await this.#namespace.delete(await kvKey(key));
   }
 
   /** Runs `change` on the value under `key` after this isolate's earlier updates of `key`, and stores its result; other isolates may interleave. */
@@ -81,11 +82,14 @@ export class KvStore implements Store {
   }
 }
 
-/** `key` if KV takes it, else a RangeError before anything is sent. */
-function checkedKey(key: string): string {
-  const bytes = new TextEncoder().encode(key).length;
-  if (bytes === 0 || bytes > MAX_KEY_BYTES) {
-    throw new RangeError(`a KV key is 1 to ${MAX_KEY_BYTES} bytes of UTF-8; this one has ${bytes}`);
-  }
-  return key;
+/**
+ * The KV key for `key`: itself when KV takes it, else `~` and the base64url of
+ * its SHA-256. Keys starting with `~` are hashed too, so no key can stand for
+ * another's hash.
+ */
+async function kvKey(key: string): Promise<string> {
+  const bytes = new TextEncoder().encode(key);
+  const fits = bytes.length > 0 && bytes.length <= MAX_KEY_BYTES && key !== '.' && key !== '..';
+  if (fits && !key.startsWith('~')) return key;
+  return `~${encodeBase64url(await crypto.subtle.digest('SHA-256', bytes))}`;
 }
