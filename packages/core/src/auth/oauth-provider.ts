@@ -296,8 +296,51 @@ export class OAuthProvider implements AuthProvider {
     this.#identity++;
   }
 
-  /** Refreshes with the client that got the tokens (RFC 6749 §6), `resource` included (RFC 8707). */
+  /**
+   * Refreshes `tokens`. With a store that has `update`, inside it: another tab,
+   * Worker or process sharing the store may have refreshed meanwhile, and the
+   * authorization server rotates refresh tokens, so sending ours again would get
+   * `invalid_grant` and sign the user out. Inside the update the stored tokens
+   * are read again; if they are no longer the ones we set out to refresh, they
+   * are taken as they are and the authorization server is not asked.
+   */
   async #refresh(binding: ServerBinding, tokens: StoredTokens): Promise<void> {
+    const key = storeKeys.tokens(binding.issuer, binding.resource);
+    if (!this.#store.update) {
+      await this.#save(binding, await this.#refreshed(binding, tokens, (kept) => this.#store.set(key, kept)));
+      return;
+    }
+    let refused: unknown;
+    await this.#store.update(key, async (current) => {
+      const parsed = v.safeParse(StoredTokensSchema, current);
+      // Gone (a sign-out elsewhere) or unreadable: refreshing would bring back what was removed.
+      if (!parsed.success) throw new AuthError('token_request_failed', `no stored tokens to refresh for ${key}`);
+      const stored = parsed.output;
+      if (stored.access_token !== tokens.access_token || stored.refresh_token !== tokens.refresh_token) return stored;
+      try {
+        return await this.#refreshed(binding, stored, () => Promise.resolve());
+      } catch (error) {
+        if (!isInvalidGrant(error)) throw error;
+        // Thrown after the update, which stores the tokens without the refresh token.
+        refused = error;
+        return withoutRefreshToken(stored);
+      }
+    });
+    if (refused !== undefined) throw refused;
+    await this.#saved(binding, key);
+  }
+
+  /**
+   * The tokens a refresh with the client that got `tokens` returns (RFC 6749 §6),
+   * `resource` included (RFC 8707). A refresh token the authorization server
+   * refuses (`invalid_grant`) is dropped through `keep` before the error is thrown:
+   * it will never work again.
+   */
+  async #refreshed(
+    binding: ServerBinding,
+    tokens: StoredTokens,
+    keep: (kept: StoredTokens) => Promise<void>,
+  ): Promise<StoredTokens> {
     if (!tokens.refresh_token) throw new AuthError('token_request_failed', 'no refresh token');
     const http = new OAuthHttp(this.#options, new URL(binding.serverUrl));
     const metadata = await this.#metadataFor(binding.issuer, binding.legacy, http);
@@ -315,15 +358,9 @@ export class OAuthProvider implements AuthProvider {
         refresh_token: tokens.refresh_token,
         resource: binding.resource,
       });
-      await this.#save(
-        binding,
-        toStoredTokens(response, { clientId: client.client_id, requestedScope: undefined, previous: tokens }),
-      );
+      return toStoredTokens(response, { clientId: client.client_id, requestedScope: undefined, previous: tokens });
     } catch (error) {
-      if (error instanceof AuthError && error.oauthError === 'invalid_grant') {
-        const { refresh_token: _dropped, ...rest } = tokens;
-        await this.#store.set(storeKeys.tokens(binding.issuer, binding.resource), rest);
-      }
+      if (isInvalidGrant(error)) await keep(withoutRefreshToken(tokens));
       throw error;
     }
   }
@@ -352,9 +389,27 @@ export class OAuthProvider implements AuthProvider {
   }
 
   async #save(binding: ServerBinding, tokens: StoredTokens): Promise<void> {
-    await this.#keys.set(storeKeys.tokens(binding.issuer, binding.resource), tokens);
+    const key = storeKeys.tokens(binding.issuer, binding.resource);
+    await this.#store.set(key, tokens);
+    await this.#saved(binding, key);
+  }
+
+  /** After new tokens are stored under `key`: listed for sign-out, and requests that carried the old ones resend. */
+  async #saved(binding: ServerBinding, key: string): Promise<void> {
+    await this.#keys.add(key);
     this.#serverFlow(new URL(binding.serverUrl), binding).generation++;
   }
+}
+
+/** An authorization server's refusal of a refresh token for good. */
+function isInvalidGrant(error: unknown): boolean {
+  return error instanceof AuthError && error.oauthError === 'invalid_grant';
+}
+
+/** `tokens` without the refresh token, which the authorization server refused for good. */
+function withoutRefreshToken(tokens: StoredTokens): StoredTokens {
+  const { refresh_token: _dropped, ...rest } = tokens;
+  return rest;
 }
 
 /** Whether a challenge names a scope the stored grant did not ask for (a refresh cannot add scope). */

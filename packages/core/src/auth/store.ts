@@ -1,3 +1,5 @@
+import { MemoryStore } from '../connections/stores/memory-store.js';
+
 /**
  * Where an OAuthProvider keeps what must outlive one request: registered
  * clients, tokens, and pending authorizations (PKCE verifier, state, issuer) while
@@ -15,27 +17,24 @@ export interface OAuthStore {
   set(key: string, value: unknown): Promise<void>;
   /** Removes `key`; a key that is not there is no error. */
   delete(key: string): Promise<void>;
+  /**
+   * Optional, with `Store.update`'s meaning (so every `Store` of
+   * `@mcp/core/connections` is an OAuthStore): reads `key`, runs `change` on it
+   * exactly once and stores what it returns (undefined deletes the key), while no
+   * other update of `key` runs anywhere the store is shared. When present, the
+   * provider refreshes tokens inside it: two tabs, Workers or processes sharing
+   * the store then send one refresh, and the others take the rotated tokens
+   * instead of spending a refresh token the authorization server no longer takes.
+   */
+  update?<T>(key: string, change: (current: unknown) => T | Promise<T>): Promise<T>;
 }
 
-/** The default store: a Map that lives as long as the provider. */
-export class MemoryOAuthStore implements OAuthStore {
-  readonly #entries = new Map<string, unknown>();
-
-  /** A copy of the value under `key`, or undefined. */
-  async get(key: string): Promise<unknown> {
-    return structuredClone(this.#entries.get(key));
-  }
-
-  /** Stores a copy of `value` under `key`. */
-  async set(key: string, value: unknown): Promise<void> {
-    this.#entries.set(key, structuredClone(value));
-  }
-
-  /** Removes `key`. */
-  async delete(key: string): Promise<void> {
-    this.#entries.delete(key);
-  }
-}
+/**
+ * The default store: entries in memory, for as long as the provider lives. Its
+ * `update` excludes the updates of this instance only (there is nothing else
+ * sharing it).
+ */
+export class MemoryOAuthStore extends MemoryStore implements OAuthStore {}
 
 /** Store keys, in one place so every reader and writer agrees. */
 export const storeKeys = {

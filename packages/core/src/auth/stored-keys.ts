@@ -30,7 +30,12 @@ export class StoredKeys {
   /** Writes `value` under `key` and lists the key. */
   async set(key: string, value: unknown): Promise<void> {
     await this.#store.set(key, value);
-    await this.#change((keys) => (keys.includes(key) ? keys : [...keys, key]));
+    await this.add(key);
+  }
+
+  /** Lists `key`, written by other means (a store update). */
+  add(key: string): Promise<void> {
+    return this.#change((keys) => (keys.includes(key) ? keys : [...keys, key]));
   }
 
   /** Deletes `keys` and takes them off the list. */

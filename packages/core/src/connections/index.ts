@@ -12,6 +12,7 @@ export type {
   ConnectionStatus,
 } from './connection-state.js';
 export type { PendingElicitation, PendingRequest, PendingSampling } from './pending-request.js';
+export { prefixedStore } from './prefixed-store.js';
 export type { Store } from './store.js';
 export {
   type DurableObjectStorageLike,
