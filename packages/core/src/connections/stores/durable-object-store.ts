@@ -29,16 +29,16 @@ export interface DurableObjectStoreOptions {
  * hibernation, eviction and deploys, and every invocation that reaches the same
  * object sees the same values at once (storage is strongly consistent).
  *
- * `update` is atomic for every invocation that reaches this object, through a
- * queue per key in the object's memory, shared by every store made over the same
- * `ctx.storage`. Storage calls alone do not give that: input gates hold other
- * requests back while a storage call runs, not while the object awaits a
- * subrequest, so while `change` awaits a `fetch` (a token refresh at the
- * authorization server) another request enters and reads the old value. A
- * `transaction()` whose callback awaits the `fetch` does keep others out, but
- * all of them, on every key, for the whole refresh; the queue holds back only
- * updates of the same key. The queue dies with the object, and so does any
- * update waiting in it.
+ * `update` is atomic for every invocation that reaches this object, wherever it
+ * came from (an object runs in one place at a time), through a queue per key in
+ * the object's memory, shared by every store made over the same `ctx.storage`.
+ * Storage calls alone do not give that: input gates hold other requests back
+ * while a storage call runs, not while the object awaits a subrequest, so while
+ * `change` awaits a `fetch` (a token refresh at the authorization server)
+ * another request enters and reads the old value. A `transaction()` whose
+ * callback awaits the `fetch` does keep others out, but all of them, on every
+ * key, for the whole refresh; the queue holds back only updates of the same
+ * key. The queue dies with the object, and so does any update waiting in it.
  *
  * Two different objects never exclude each other: keep everything one user's
  * tokens depend on in one object (one object per user, `idFromName(userId)`).
