@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { redisServerPath } from '../../test-servers/redis/redis-server.mjs';
 import { repoRoot } from './repo-root.mjs';
 import { runCommand } from './run-command.mjs';
 
@@ -128,25 +129,62 @@ export async function ensureBuilt(env = process.env, { timeoutMs } = {}) {
 
 /**
  * Makes sure the Chromium Playwright drives exists: installs Debian's package with
- * apt when we are root, otherwise says what to do.
+ * apt when it is missing (see {@link aptInstall}), otherwise says what to do.
  */
 export async function ensureChromium(env = process.env, { timeoutMs } = {}) {
   const path = chromiumPath();
   if (existsSync(path)) return { ok: true, env };
-  const isRoot = process.getuid?.() === 0;
-  const hasApt = spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
-  if (!isRoot || !hasApt || path !== '/usr/bin/chromium') {
-    console.error(
-      `Chromium not found at ${path}. Install it (Debian: apt-get install --no-install-recommends chromium)` +
-        ' or set CHROMIUM_PATH to a Chromium binary.',
-    );
+  if (path !== '/usr/bin/chromium') {
+    console.error(`Chromium not found at ${path}. Install it, or set CHROMIUM_PATH to a Chromium binary.`);
     return { ok: false, env };
   }
   console.log('Chromium missing; installing the Debian package (about a minute)');
-  const aptEnv = { ...env, DEBIAN_FRONTEND: 'noninteractive' };
-  const apt = (args) => runCommand('apt-get', args, { env: aptEnv, timeoutMs });
-  const installed =
-    (await apt(['update', '-qq'])) === 0 &&
-    (await apt(['install', '-y', '-qq', '--no-install-recommends', 'chromium'])) === 0;
+  const installed = await aptInstall('chromium', env, { timeoutMs, hint: 'or set CHROMIUM_PATH to a Chromium binary' });
   return { ok: installed && existsSync(path), env };
+}
+
+/**
+ * Makes sure the redis-server the store tests start (test-servers/redis) exists:
+ * installs Debian's package `redis-server` when it is missing. The tests run
+ * their own server on a free port; the package's service is not needed, and
+ * nothing here starts or enables it.
+ */
+export async function ensureRedisServer(env = process.env, { timeoutMs } = {}) {
+  const path = redisServerPath();
+  if (existsSync(path)) return { ok: true, env };
+  if (path !== '/usr/bin/redis-server') {
+    console.error(`redis-server not found at ${path}. Install it, or set REDIS_SERVER_PATH to a redis-server binary.`);
+    return { ok: false, env };
+  }
+  console.log('redis-server missing; installing the Debian package');
+  const installed = await aptInstall('redis-server', env, {
+    timeoutMs,
+    hint: 'or set REDIS_SERVER_PATH to a redis-server binary',
+  });
+  return { ok: installed && existsSync(path), env };
+}
+
+/**
+ * Installs Debian package `name` with apt-get: directly as root, else through
+ * `sudo -n` (never a password prompt). Without apt, or without root or
+ * password-less sudo, says what to run and resolves false.
+ */
+async function aptInstall(name, env, { timeoutMs, hint }) {
+  const hasApt = spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
+  const isRoot = process.getuid?.() === 0;
+  const canSudo = !isRoot && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
+  if (!hasApt || (!isRoot && !canSudo)) {
+    console.error(
+      `${name} is needed. Install it (Debian: sudo apt-get install --no-install-recommends ${name}) ${hint}.`,
+    );
+    return false;
+  }
+  const aptEnv = { ...env, DEBIAN_FRONTEND: 'noninteractive' };
+  const apt = (args) =>
+    isRoot
+      ? runCommand('apt-get', args, { env: aptEnv, timeoutMs })
+      : runCommand('sudo', ['-n', 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args], { env, timeoutMs });
+  return (
+    (await apt(['update', '-qq'])) === 0 && (await apt(['install', '-y', '-qq', '--no-install-recommends', name])) === 0
+  );
 }

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { requireNodeBinary } from '../../runtimes/node/binaries.mjs';
-import { ensureChromium, ensureInstalled, ensurePnpm } from '../lib/setup.mjs';
+import { ensureChromium, ensureInstalled, ensurePnpm, ensureRedisServer } from '../lib/setup.mjs';
 
 /** Where runners write their machine-readable reports (gitignored). */
 export const REPORTS = '.tmp/test-reports';
@@ -20,6 +20,8 @@ const UNHANDLED_JSON = `${REPORTS}/unhandled-errors-fail.json`;
 const BUILT = ['build'];
 /** What a step that reads only sources waits for. */
 const INSTALLED = ['install'];
+/** What the setup steps that may install Debian packages hold: apt takes one dpkg lock at a time. */
+const APT = ['apt'];
 
 /**
  * Each step is one of:
@@ -31,7 +33,7 @@ const INSTALLED = ['install'];
  * must not use while another step does (a folder both write, a port both take).
  * Adding a runner is one line in `steps` below.
  */
-const setup = (name, prepare, { after = [] } = {}) => ({ kind: 'setup', name, prepare, after, shares: [] });
+const setup = (name, prepare, { after = [], shares = [] } = {}) => ({ kind: 'setup', name, prepare, after, shares });
 const check = (name, args, { after = BUILT, shares = [] } = {}) => ({
   kind: 'check',
   name,
@@ -171,11 +173,13 @@ export const steps = [
   setup('pnpm', ensurePnpm),
   setup('install', ensureInstalled, { after: ['pnpm'] }),
   check('build', ['-r', '--no-bail', '--filter', './packages/**', 'build'], { after: INSTALLED }),
+  // The store tests (Redis) start their own redis-server: installed from Debian's packages when missing.
+  setup('redis-server', ensureRedisServer, { after: ['pnpm'], shares: APT }),
   runner(
     'vitest',
     ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`],
     countVitest(VITEST_JSON),
-    { before: fresh(VITEST_JSON) },
+    { before: fresh(VITEST_JSON), after: [...BUILT, 'redis-server'] },
   ),
   check('lint', ['exec', 'biome', 'check', '.'], { after: INSTALLED }),
   // The API reference (typedoc.json): fails on an undocumented public export or a broken link.
@@ -193,7 +197,7 @@ export const steps = [
     countReport(SPEC_COVERAGE_JSON),
     { before: fresh(SPEC_COVERAGE_JSON), after: INSTALLED },
   ),
-  setup('chromium', ensureChromium, { after: INSTALLED }),
+  setup('chromium', ensureChromium, { after: INSTALLED, shares: APT }),
   runner('playwright', ['exec', 'playwright', 'test', '--reporter=list,json'], countPlaywright(PLAYWRIGHT_JSON), {
     env: { PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON },
     before: fresh(PLAYWRIGHT_JSON),

@@ -36,7 +36,9 @@ export function createV1ToolContext(server, state, extra) {
     },
     clientRequest: async (_key, request) => {
       try {
-        return { result: await extra.sendRequest(request, RESULT_SCHEMAS[request.method]) };
+        // Tied to the call: when the client cancels the call, the SDK cancels this request too
+        // (notifications/cancelled), as a server should once nobody waits for the answer.
+        return { result: await extra.sendRequest(request, RESULT_SCHEMAS[request.method], { signal: extra.signal }) };
       } catch (error) {
         return { error };
       }

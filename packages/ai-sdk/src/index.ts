@@ -4,6 +4,15 @@
  *
  * @module @mcp/ai-sdk
  */
+
+// The naming and bounding rules live in @mcp/core/connections, shared with its server sets.
+export {
+  DEFAULT_MAX_DESCRIPTION_CHARS,
+  DEFAULT_MAX_SCHEMA_BYTES,
+  MAX_SOURCE_NAME_LENGTH,
+  MAX_TOOL_NAME_LENGTH,
+  PREFIX_SEPARATOR,
+} from '@mcp/core/connections';
 export {
   type McpToolCall,
   type McpToolMetadata,
@@ -11,8 +20,6 @@ export {
   type McpToolSource,
   mcpToolSet,
 } from './mcp-tool-set.js';
-export { DEFAULT_MAX_DESCRIPTION_CHARS, DEFAULT_MAX_SCHEMA_BYTES } from './tool-bounds.js';
-export { MAX_SOURCE_NAME_LENGTH, MAX_TOOL_NAME_LENGTH, PREFIX_SEPARATOR } from './tool-names.js';
 export {
   type McpToolSetWatcher,
   RELIST_RETRY_MS,

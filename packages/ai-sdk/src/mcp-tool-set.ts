@@ -1,8 +1,15 @@
-import { type CallToolOptions, type Client, type Tool as McpTool, ToolError } from '@mcp/core';
-import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
-import { type MediaStyle, toModelOutput } from './model-output.js';
-import { cutDescription, schemaBytes, type ToolBounds, toolBounds } from './tool-bounds.js';
-import { checkSourceNames, type NamedTool, nameTools, quotedName } from './tool-names.js';
+import type { CallToolOptions, Client, Tool as McpTool } from '@mcp/core';
+import {
+  checkSourceNames,
+  type Servers,
+  type ToolBounds,
+  type ToolCatalogue,
+  toolBounds,
+  toolCatalogue,
+} from '@mcp/core/connections';
+import type { ToolSet } from 'ai';
+import { aiTool } from './ai-tool.js';
+import { isServers, serversToolSet } from './servers-tool-set.js';
 
 /**
  * One client, an array of them, or a record of them keyed by the app's name
@@ -12,8 +19,13 @@ import { checkSourceNames, type NamedTool, nameTools, quotedName } from './tool-
  * The clients of an array are named by their place in it, `s0`, `s1`, …; a
  * single client is `s0` unless a string `prefix` names it. What a server says
  * about itself (`serverInfo.name`) never names it.
+ *
+ * Or a server set (`Servers` from `@mcp/core/connections`): the tools of every
+ * ready server, named by the set's own catalogue (each server's name is its
+ * name in the set), so the set's `tools` options name and bound them instead
+ * of `prefix`, `maxDescriptionChars` and `maxSchemaBytes`.
  */
-export type McpToolSource = Client | readonly Client[] | Readonly<Record<string, Client>>;
+export type McpToolSource = Client | readonly Client[] | Readonly<Record<string, Client>> | Servers;
 
 /** How {@link mcpToolSet} names, bounds and calls the tools. */
 export interface McpToolSetOptions {
@@ -98,11 +110,10 @@ export interface ToolSetRecipe extends ToolBounds {
   readonly callOptions: NonNullable<McpToolSetOptions['callOptions']>;
 }
 
-/** A built set, with the name of each tool by its key and what it changed from the listings. */
+/** A built set, with the catalogue it was built from (each tool's name by its key, what it changed from the listings). */
 export interface BuiltToolSet {
   readonly tools: ToolSet;
-  readonly names: ReadonlyMap<string, string>;
-  readonly warnings: readonly string[];
+  readonly catalogue: ToolCatalogue;
 }
 
 /**
@@ -122,12 +133,20 @@ export interface BuiltToolSet {
  *
  * The set is a snapshot of the listings: to follow `notifications/tools/list_changed`
  * use {@link watchMcpToolSet}, or call this again. Naming: {@link McpToolSetOptions.prefix}.
+ * From a server set it is the tools of its ready servers as they are now (its
+ * connections keep them current), with nothing listed; call it again for each
+ * run, and a tool keeps its name while its server lists it.
  */
 export async function mcpToolSet(source: McpToolSource, options: McpToolSetOptions = {}): Promise<ToolSet> {
+  if (isServers(source)) {
+    const built = serversToolSet(source, options);
+    for (const warning of built.warnings) options.onWarning?.(warning);
+    return built.tools;
+  }
   const recipe = toolSetRecipe(source, options);
   const listings = await Promise.all(recipe.clients.map((client) => client.listTools()));
   const built = buildToolSet(recipe, listings);
-  for (const warning of built.warnings) options.onWarning?.(warning);
+  for (const warning of built.catalogue.warnings) options.onWarning?.(warning);
   return built.tools;
 }
 
@@ -135,7 +154,7 @@ export async function mcpToolSet(source: McpToolSource, options: McpToolSetOptio
  * The clients of `source`, their names (see {@link McpToolSource}) and the
  * options, checked: a TypeError for anything wrong, before anything is listed.
  */
-export function toolSetRecipe(source: McpToolSource, options: McpToolSetOptions): ToolSetRecipe {
+export function toolSetRecipe(source: Exclude<McpToolSource, Servers>, options: McpToolSetOptions): ToolSetRecipe {
   if (typeof source !== 'object' || source === null) {
     throw new TypeError('mcpToolSet: the source is a Client, an array of clients or a record of them');
   }
@@ -155,106 +174,36 @@ export function toolSetRecipe(source: McpToolSource, options: McpToolSetOptions)
     }
   }
   const names = entries.map(([name]) => name);
-  checkSourceNames(names, single ? 'prefix' : 'key');
+  checkSourceNames(names, single ? 'prefix' : 'key', 'mcpToolSet');
   return {
     clients: entries.map(([, client]) => client),
     names,
     prefixAll: prefix !== undefined && prefix !== false,
     callOptions: options.callOptions ?? {},
-    ...toolBounds(options),
+    ...toolBounds(options, 'mcpToolSet'),
   };
 }
 
 /**
- * The `ToolSet` for `listings` (one per client of `recipe`, in order). Tools
- * named in `previous` keep those names (see {@link nameTools}).
+ * The `ToolSet` for `listings` (one per client of `recipe`, in order), named
+ * and bounded by `toolCatalogue`. Tools named in `previous` keep those names.
  */
 export function buildToolSet(
   recipe: ToolSetRecipe,
   listings: readonly (readonly McpTool[])[],
-  previous?: ReadonlyMap<string, string>,
+  previous?: ToolCatalogue,
 ): BuiltToolSet {
-  const warnings: string[] = [];
-  const offered = listings.map((tools, source) =>
-    tools.filter((tool) => {
-      const bytes = schemaBytes(tool);
-      if (bytes <= recipe.maxSchemaBytes) return true;
-      warnings.push(
-        `mcpToolSet: left out tool ${quotedName(tool.name)} of ${recipe.names[source]}: its input schema is ` +
-          `${Number.isFinite(bytes) ? `${bytes} bytes` : 'too deep to write as JSON'}, past maxSchemaBytes (${recipe.maxSchemaBytes})`,
-      );
-      return false;
-    }),
+  const catalogue = toolCatalogue(
+    recipe.names.map((name, index) => ({ name, tools: listings[index] ?? [] })),
+    { prefixAll: recipe.prefixAll, bounds: recipe, caller: 'mcpToolSet', ...(previous && { previous }) },
   );
-  const named = nameTools({
-    sources: recipe.names,
-    listings: offered,
-    prefixAll: recipe.prefixAll,
-    ...(previous && { previous }),
-    warn: (message) => warnings.push(message),
-  });
+  const clients = new Map(recipe.names.map((name, index) => [name, recipe.clients[index]]));
   const tools: ToolSet = {};
-  const names = new Map<string, string>();
-  for (const entry of named) {
-    const client = recipe.clients[entry.source];
-    const server = recipe.names[entry.source];
-    if (!client || server === undefined) continue;
-    let description = entry.tool.description;
-    if (description !== undefined && description.length > recipe.maxDescriptionChars) {
-      description = cutDescription(description, recipe.maxDescriptionChars);
-      warnings.push(
-        `mcpToolSet: the description of tool ${quotedName(entry.tool.name)} of ${server} is cut to ` +
-          `${recipe.maxDescriptionChars} characters (maxDescriptionChars)`,
-      );
-    }
-    tools[entry.name] = aiTool(client, server, entry, description, recipe.callOptions);
-    names.set(entry.key, entry.name);
+  for (const entry of catalogue.tools) {
+    const client = clients.get(entry.server);
+    if (client) tools[entry.name] = aiTool(() => client, entry, recipe.callOptions);
   }
-  return { tools, names, warnings };
-}
-
-/**
- * Outputs made under ai 7 (whose tool calls carry `context`), so `toModelOutput`
- * writes media as ai 7 `file` parts. An output it has not seen (one read back
- * from stored UI messages, say) gets the ai 6 parts, which ai 7 still reads.
- */
-const madeUnderAi7 = new WeakSet<object>();
-
-function aiTool(
-  client: Client,
-  server: string,
-  { tool, name }: NamedTool,
-  description: string | undefined,
-  makeCallOptions: ToolSetRecipe['callOptions'],
-) {
-  const title = tool.title ?? tool.annotations?.title;
-  const mcp: McpToolMetadata = { server, tool: tool.name };
-  return dynamicTool({
-    ...(description === undefined ? {} : { description }),
-    ...(title === undefined ? {} : { title }),
-    metadata: { mcp: { ...mcp } },
-    inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
-    async execute(input, options) {
-      const callOptions =
-        typeof makeCallOptions === 'function'
-          ? makeCallOptions({ toolCallId: options.toolCallId, name, mcp })
-          : makeCallOptions;
-      const signal = anySignal(callOptions.signal, options.abortSignal);
-      const args = (input ?? {}) as Record<string, unknown>;
-      const result = await client.callTool(tool.name, args, signal ? { ...callOptions, signal } : callOptions);
-      if (result.isError) throw new ToolError(tool.name, result);
-      if ('context' in options) madeUnderAi7.add(result);
-      return result;
-    },
-    toModelOutput({ output }) {
-      const style: MediaStyle = madeUnderAi7.has(output as object) ? 'ai7' : 'ai6';
-      return toModelOutput(output as Parameters<typeof toModelOutput>[0], style);
-    },
-  });
-}
-
-function anySignal(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
-  return a && b ? AbortSignal.any([a, b]) : (a ?? b);
+  return { tools, catalogue };
 }
 
 function isClient(source: unknown): source is Client {

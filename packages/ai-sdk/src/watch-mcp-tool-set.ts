@@ -1,4 +1,5 @@
 import { ClientClosedError, McpError, type Subscription, type Tool } from '@mcp/core';
+import type { ToolCatalogue } from '@mcp/core/connections';
 import { timerDelay } from '@mcp/core/transport';
 import type { ToolSet } from 'ai';
 import {
@@ -8,6 +9,8 @@ import {
   type ToolSetRecipe,
   toolSetRecipe,
 } from './mcp-tool-set.js';
+import { isServers } from './servers-tool-set.js';
+import { ServersWatcher } from './watch-servers-tool-set.js';
 
 /** The delays between retries of a failed re-listing, in milliseconds. */
 export interface RelistRetryMs {
@@ -79,6 +82,11 @@ const asyncDispose: typeof Symbol.asyncDispose = Symbol.asyncDispose ?? Symbol.f
  * and lists that client's tools again when one arrives. Notifications that
  * arrive while a listing runs are served by one more listing, not one each.
  *
+ * From a server set, it follows the set: the tools of every ready server,
+ * current as its connections keep them, each under its name in the set's
+ * catalogue while its server lists it (also through a reconnect). `refresh()`
+ * resolves with them as they are, and `onChange` is told when they changed.
+ *
  * A `ToolSet` given to `generateText` or `streamText` is fixed for that run, so
  * pass `watcher.tools` to each run (or rebuild an agent in `onChange`). Close
  * the watcher (or `await using` it) when done; closing the clients ends it too.
@@ -87,6 +95,7 @@ export async function watchMcpToolSet(
   source: McpToolSource,
   options: WatchMcpToolSetOptions = {},
 ): Promise<McpToolSetWatcher> {
+  if (isServers(source)) return new ServersWatcher(source, options);
   const recipe = toolSetRecipe(source, options);
   const subscriptions: Subscription[] = [];
   try {
@@ -114,10 +123,8 @@ class Watcher implements McpToolSetWatcher {
   /** Clients whose change stream ended quietly: the next listing tells an open client from a closed one. */
   readonly #ended = new Set<number>();
   #tools: ToolSet;
-  /** Each tool's name by its key, as last built: a tool keeps its name while it is listed. */
-  #names: ReadonlyMap<string, string> = new Map();
-  /** The warnings of the last build, so a later one reports only what is new. */
-  #warnings: ReadonlySet<string> = new Set();
+  /** The catalogue last built: a tool keeps the name it had there while it is listed, and only new warnings are told. */
+  #catalogue: ToolCatalogue | undefined;
   #listing: Promise<ToolSet> | undefined;
   #retry: ReturnType<typeof setTimeout> | undefined;
   /** Failed listings in a row, for the retry backoff. */
@@ -259,11 +266,10 @@ class Watcher implements McpToolSetWatcher {
 
   /** The set for the current listings, each tool under the name it had; tells `onWarning` what is new. */
   #build(): ToolSet {
-    const built = buildToolSet(this.#recipe, this.#listings, this.#names);
-    this.#names = built.names;
-    const seen = this.#warnings;
-    this.#warnings = new Set(built.warnings);
-    for (const warning of this.#warnings) {
+    const seen = new Set(this.#catalogue?.warnings);
+    const built = buildToolSet(this.#recipe, this.#listings, this.#catalogue);
+    this.#catalogue = built.catalogue;
+    for (const warning of new Set(built.catalogue.warnings)) {
       if (seen.has(warning)) continue;
       try {
         this.#options.onWarning?.(warning);

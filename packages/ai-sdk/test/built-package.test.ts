@@ -26,10 +26,12 @@ afterEach(async () => {
 });
 
 describe('the built @mcp/ai-sdk', () => {
-  it('imports only ai and @mcp/core (its transport subpath for the one timer clamp), and declares the public API', () => {
-    expect(specifiers(readBuilt('index.js'))).toEqual(new Set(['@mcp/core', '@mcp/core/transport', 'ai']));
+  it('imports only ai and @mcp/core (its connections subpath for the naming rules, its transport subpath for the one timer clamp), and declares the public API', () => {
+    expect(specifiers(readBuilt('index.js'))).toEqual(
+      new Set(['@mcp/core', '@mcp/core/connections', '@mcp/core/transport', 'ai']),
+    );
     const declarations = readBuilt('index.d.ts');
-    expect(specifiers(declarations)).toEqual(new Set(['@mcp/core', 'ai']));
+    expect(specifiers(declarations)).toEqual(new Set(['@mcp/core', '@mcp/core/connections', 'ai']));
     for (const name of ['mcpToolSet', 'watchMcpToolSet', 'McpToolSetOptions', 'McpToolSetWatcher', 'McpToolSource']) {
       expect(declarations).toContain(name);
     }

@@ -28,6 +28,7 @@ export default defineConfig({
     include: [
       'packages/ai-sdk/test/mcp-tool-set.test.ts',
       'packages/ai-sdk/test/hostile-servers.test.ts',
+      'packages/ai-sdk/test/servers-tool-set.test.ts',
       'packages/ai-sdk/test/built-package.test.ts',
     ],
     setupFiles: rootConfig.test?.setupFiles ?? [],

@@ -1,7 +1,8 @@
 /**
  * @mcp/core/browser: redirect handlers for OAuth in a web page — a popup, or a
- * full-page redirect — the callback helpers that complete them, and a store
- * over Web Storage that outlives the page.
+ * full-page redirect — the callback helpers that complete them, a store
+ * over Web Storage that outlives the page, and a lock that keeps tabs from
+ * running two sign-ins for one server.
  *
  * @module @mcp/core/browser
  */
@@ -9,3 +10,4 @@ export { assertBrowsable } from './browsable-url.js';
 export { LocalStorageOAuthStore, type LocalStorageOAuthStoreOptions } from './local-storage-oauth-store.js';
 export { CALLBACK_MESSAGE, type PopupOptions, popupAuthorize, postAuthorizationResponse } from './popup-authorize.js';
 export { finishRedirect, redirectAuthorize } from './redirect-authorize.js';
+export { WebFlowLock, type WebFlowLockOptions } from './web-flow-lock.js';

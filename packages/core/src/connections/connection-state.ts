@@ -13,7 +13,7 @@ import type { PendingRequest } from './pending-request.js';
 export type ConnectionState =
   /** Made, not yet asked to connect. */
   | { readonly status: 'idle' }
-  /** Opening the session (or resuming a stored one). */
+  /** Opening the session (or resuming a stored one): `attempt` 0 is the first connection, n the n-th reconnect. */
   | { readonly status: 'connecting'; readonly attempt: number }
   /**
    * The server wants the user to sign in. Call `authorize()` from a user gesture;
@@ -61,11 +61,19 @@ export interface ConnectionSnapshot {
   readonly resources?: readonly Resource[];
   /** Elicitation and sampling requests waiting for the user, oldest first. */
   readonly pending: readonly PendingRequest[];
+  /**
+   * The last listing that failed while the connection stayed up (a refusal, a
+   * bad page): that list keeps its previous items. Cleared when it lists again.
+   */
+  readonly listError?: { readonly list: 'tools' | 'prompts' | 'resources'; readonly error: Error };
 }
 
 /** What happened to a connection, for an app's log. */
 export type ConnectionEvent =
   | { readonly type: 'state'; readonly from: ConnectionState; readonly to: ConnectionState }
-  | { readonly type: 'lists'; readonly list: 'tools' | 'prompts' | 'resources' }
+  /** A list was read again (`error` unset), or reading it failed and it kept its items (`error`). */
+  | { readonly type: 'lists'; readonly list: 'tools' | 'prompts' | 'resources'; readonly error?: Error }
   | { readonly type: 'pending'; readonly request: PendingRequest; readonly outcome: 'added' | 'answered' | 'withdrawn' }
-  | { readonly type: 'health'; readonly ok: boolean; readonly error?: Error };
+  | { readonly type: 'health'; readonly ok: boolean; readonly error?: Error }
+  /** Something the connection worked around: a store that failed, a stored session it could not use. */
+  | { readonly type: 'warning'; readonly error: Error };

@@ -34,6 +34,11 @@ export type AuthErrorCode =
   | 'popup_blocked'
   /** The user closed the authorization window, or it timed out. */
   | 'authorization_abandoned'
+  /**
+   * Another tab or instance ran the authorization for this server while this
+   * one waited, and stored its tokens: try again, and the request goes with them.
+   */
+  | 'authorized_elsewhere'
   /** The store could not keep or read the OAuth state (Web Storage full or disabled). */
   | 'store_failed'
   /**

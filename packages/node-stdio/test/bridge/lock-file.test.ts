@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { takeLock } from '../../src/cli/bridge/lock-file.js';
 import { FileOAuthStore } from '../../src/cli/bridge/token-store.js';
+import { takeLock } from '../../src/private-files/lock-file.js';
+import { nextLineOf } from '../process-lines.js';
 
 let root: string;
 beforeAll(async () => {
@@ -68,7 +69,7 @@ describe('lock files', () => {
     beforeAll(async () => {
       // Each racer is a real process running the lock code, bundled from the sources.
       racer = join(root, 'racer.mjs');
-      const lockFile = fileURLToPath(new URL('../../src/cli/bridge/lock-file.ts', import.meta.url));
+      const lockFile = fileURLToPath(new URL('../../src/private-files/lock-file.ts', import.meta.url));
       await build({
         stdin: { contents: RACER, resolveDir: root, loader: 'ts' },
         bundle: true,
@@ -129,24 +130,5 @@ for await (const path of createInterface({ input: process.stdin })) {
 /** A racer process, and the next line it says. */
 function spawnRacer(script: string) {
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [script]);
-  const lines: string[] = [];
-  const waiting: ((line: string) => void)[] = [];
-  let buffered = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    buffered += chunk;
-    for (let end = buffered.indexOf('\n'); end !== -1; end = buffered.indexOf('\n')) {
-      const line = buffered.slice(0, end);
-      buffered = buffered.slice(end + 1);
-      const waiter = waiting.shift();
-      if (waiter) waiter(line);
-      else lines.push(line);
-    }
-  });
-  return {
-    child,
-    next: () => {
-      const line = lines.shift();
-      return line !== undefined ? Promise.resolve(line) : new Promise<string>((resolve) => waiting.push(resolve));
-    },
-  };
+  return { child, next: nextLineOf(child) };
 }

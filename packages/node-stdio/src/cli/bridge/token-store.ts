@@ -1,10 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { OAuthStore } from '@mcp/core';
-import { takeLock } from './lock-file.js';
-import { preparePrivateDirectory, readPrivateFile } from './private-files.js';
+import { takeLock } from '../../private-files/lock-file.js';
+import { PrivateDirectory } from '../../private-files/private-directory.js';
+import type { PrivatePlace } from '../../private-files/private-files.js';
+import { TokenStoreError } from './token-store-error.js';
 
 /**
  * Where `mcp bridge` keeps OAuth state between runs unless `--token-store`
@@ -15,6 +16,14 @@ export function defaultTokenDirectory(env: Readonly<Record<string, string | unde
   const config = env.XDG_CONFIG_HOME || join(homedir(), '.config');
   return join(config, 'mcp', 'oauth');
 }
+
+/** How the directory checks name this store in their messages, and what they throw. */
+const TOKEN_STORE: PrivatePlace = {
+  noun: 'token store',
+  fileNoun: 'token file',
+  option: '--token-store',
+  refuse: (path, message) => new TokenStoreError(path, message),
+};
 
 /** Where the loopback redirect's port is kept, beside what OAuth keeps. */
 const LOOPBACK_PORT_KEY = 'mcp-bridge:loopbackPort';
@@ -58,20 +67,20 @@ export interface FileOAuthStoreOptions {
  */
 export class FileOAuthStore implements OAuthStore {
   readonly file: string;
-  readonly #directory: string;
+  readonly #directory: PrivateDirectory;
+  /** The file's name in the directory. */
+  readonly #name: string;
   readonly #lockWaitMs: number;
-  /** Set by the first access: every read and write waits for the directory check. */
-  #directoryReady: Promise<void> | undefined;
   /** The key each refresh token this store handed out was stored under, to refresh it there only. */
   readonly #refreshTokenKeys = new Map<string, string>();
   /** Releases the refresh lock this store holds, if any: once the refreshed tokens are written. */
   #refreshing: (() => Promise<void>) | undefined;
 
   constructor(directory: string, serverUrl: URL, options: FileOAuthStoreOptions = {}) {
-    this.#directory = directory;
+    this.#directory = new PrivateDirectory(directory, TOKEN_STORE);
     this.#lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT;
-    const name = sha256(serverUrl.href);
-    this.file = join(directory, `${name}.json`);
+    this.#name = `${sha256(serverUrl.href)}.json`;
+    this.file = join(directory, this.#name);
   }
 
   async get(key: string): Promise<unknown> {
@@ -133,7 +142,7 @@ export class FileOAuthStore implements OAuthStore {
       const sent = form?.get('grant_type') === 'refresh_token' ? form.get('refresh_token') : null;
       if (!form || sent === null) return base(input, init);
       await this.#endRefresh();
-      await this.#prepareDirectory();
+      await this.#directory.ready();
       const release = await takeLock(`${this.file}.refresh.lock`, this.#lockWaitMs);
       // A release that fails here (the lock moved under us) leaves a lock the next bridge takes over once stale.
       const timer = setTimeout(() => this.#endRefresh().catch(() => {}), REFRESH_HOLD);
@@ -174,46 +183,22 @@ export class FileOAuthStore implements OAuthStore {
   }
 
   async #read(): Promise<Record<string, unknown>> {
-    await this.#prepareDirectory();
-    const text = await readPrivateFile(this.file);
+    const text = await this.#directory.read(this.#name);
     const parsed: unknown = text === undefined ? {} : safeJson(text);
     // A file we cannot read as our map starts over: the worst case is one more sign-in.
     return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? { ...parsed } : {};
   }
 
   async #change(edit: (entries: Record<string, unknown>) => void): Promise<void> {
-    await this.#prepareDirectory();
+    await this.#directory.ready();
     const release = await takeLock(`${this.file}.lock`, this.#lockWaitMs);
     try {
       const entries = await this.#read();
       edit(entries);
-      const temporary = join(this.#directory, `.${randomUUID()}.tmp`);
-      // 'wx': created here, or the write fails; an existing file or link is never written through.
-      const handle = await open(temporary, 'wx', 0o600);
-      try {
-        await handle.writeFile(JSON.stringify(entries));
-      } finally {
-        await handle.close();
-      }
-      await rename(temporary, this.file).catch(async (error: unknown) => {
-        await rm(temporary, { force: true });
-        throw error;
-      });
+      await this.#directory.write(this.#name, JSON.stringify(entries));
     } finally {
       await release();
     }
-  }
-
-  #prepareDirectory(): Promise<void> {
-    if (!this.#directoryReady) {
-      const ready = preparePrivateDirectory(this.#directory);
-      // A failed check is not remembered: the user may fix the directory while the bridge runs.
-      ready.catch(() => {
-        if (this.#directoryReady === ready) this.#directoryReady = undefined;
-      });
-      this.#directoryReady = ready;
-    }
-    return this.#directoryReady;
   }
 
   /** Remembers under which key `value` (tokens, if it holds a refresh token) is stored. */

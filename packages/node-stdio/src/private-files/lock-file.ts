@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { link, lstat, open, rename, rm, writeFile } from 'node:fs/promises';
 import { OPEN_UNFOLLOWED, ownUid } from './private-files.js';
 
-/** A lock file older than this (ms) was left by a bridge that died holding it, and is taken over. */
+/** A lock file older than this (ms) was left by a process that died holding it, and is taken over (unless told otherwise). */
 export const STALE_LOCK = 30_000;
 
 /** What a lock file holds: its holder's pid and an id of this one taking; a bare pid is an older bridge's lock. */
@@ -10,18 +10,33 @@ const LOCK_TEXT = /^\d+(:[0-9a-f-]{36})?$/;
 /** The most of a lock file read: a lock holds under 50 bytes, and whatever is longer is not one. */
 const LOCK_BYTES = 64;
 
+/** A lock taken: calling it releases the lock; `held()` tells whether it is still ours. */
+export type HeldLock = (() => Promise<void>) & {
+  /** Whether the lock file still holds this taking's id (not taken over as stale since). */
+  held(): Promise<boolean>;
+};
+
+/** Options of {@link takeLock}. */
+export interface LockOptions {
+  /** A lock file untouched this long (ms) was left by a holder that died, and is taken over (default {@link STALE_LOCK}). */
+  readonly staleMs?: number;
+  /** The error when `waitMs` passed with the lock held by another (default: the bridge's wording). */
+  readonly timedOut?: (path: string, waitMs: number) => Error;
+}
+
 /**
  * Takes the lock file `path`, waiting at most `waitMs` for another holder.
  * Resolves with its release, which removes the lock only while it still holds
  * this taking's id.
  *
  * The lock is written whole under a name of its own, then linked to `path`,
- * which fails when anything is there: no bridge ever sees a lock half written.
+ * which fails when anything is there: no process ever sees a lock half written.
  * Whatever is at `path` and is not a live lock of ours is stale and is taken
  * over at once: a symbolic link, a directory, a file of another user's or of
  * garbage. A lock file untouched for `staleMs` is stale too.
  */
-export async function takeLock(path: string, waitMs: number, staleMs = STALE_LOCK): Promise<() => Promise<void>> {
+export async function takeLock(path: string, waitMs: number, options: LockOptions = {}): Promise<HeldLock> {
+  const staleMs = options.staleMs ?? STALE_LOCK;
   const deadline = Date.now() + waitMs;
   const id = `${process.pid}:${randomUUID()}`;
   const temporary = `${path}.${randomUUID()}.tmp`;
@@ -30,7 +45,8 @@ export async function takeLock(path: string, waitMs: number, staleMs = STALE_LOC
     for (;;) {
       try {
         await link(temporary, path);
-        return () => removeIf(path, async (moved) => (await lockText(moved)) === id);
+        const release = () => removeIf(path, async (moved) => (await lockText(moved)) === id);
+        return Object.assign(release, { held: async () => (await lockText(path)) === id });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
@@ -47,7 +63,7 @@ export async function takeLock(path: string, waitMs: number, staleMs = STALE_LOC
         continue;
       }
       if (Date.now() >= deadline) {
-        throw new Error(`the token store is locked by another bridge (${path}) for more than ${waitMs} ms`);
+        throw options.timedOut?.(path, waitMs) ?? bridgeLocked(path, waitMs);
       }
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
@@ -102,6 +118,10 @@ async function lockText(path: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+function bridgeLocked(path: string, waitMs: number): Error {
+  return new Error(`the token store is locked by another bridge (${path}) for more than ${waitMs} ms`);
 }
 
 function absent(error: NodeJS.ErrnoException): undefined {

@@ -1,14 +1,18 @@
-import type { Tool } from '@mcp/core';
 import { describe, expect, it } from 'vitest';
-import { checkSourceNames, MAX_TOOL_NAME_LENGTH, nameTools, validToolName } from '../src/tool-names.js';
+import { checkSourceNames, MAX_TOOL_NAME_LENGTH, nameTools, validToolName } from '../../src/connections/tool-names.js';
+import type { Tool } from '../../src/protocol/tools.js';
 
-// The naming rule on its own (mcp-tool-set.test.ts runs it on real servers):
+// The naming rule on its own (packages/ai-sdk/test/mcp-tool-set.test.ts runs it on real servers):
 // names past the 64-character bound, characters providers refuse, and names
 // that collide before or after they are made valid.
 
 const tools = (...names: string[]): Tool[] => names.map((name) => ({ name, inputSchema: { type: 'object' } }));
 const names = (sources: string[], listings: Tool[][], prefixAll = false) =>
-  nameTools({ sources, listings, prefixAll }).map(({ source, tool, name }) => [source, tool.name, name]);
+  nameTools({ sources, listings, prefixAll, caller: 'mcpToolSet' }).map(({ source, tool, name }) => [
+    source,
+    tool.name,
+    name,
+  ]);
 
 describe('validToolName', () => {
   it('keeps letters, digits, _ and - and turns anything else into _', () => {
@@ -63,6 +67,7 @@ describe('nameTools', () => {
       sources: ['s'],
       listings: [tools(`${long}1`, `${long}2`, `${long}3`)],
       prefixAll: false,
+      caller: 'mcpToolSet',
     }).map(({ name }) => name);
     expect(result).toEqual(['z'.repeat(64), `${'z'.repeat(62)}_2`, `${'z'.repeat(62)}_3`]);
     for (const name of result) expect(name.length).toBeLessThanOrEqual(MAX_TOOL_NAME_LENGTH);
@@ -73,6 +78,7 @@ describe('nameTools', () => {
       sources: ['s'.repeat(32), 'other'],
       listings: [tools('t'.repeat(80)), tools('t'.repeat(80))],
       prefixAll: false,
+      caller: 'mcpToolSet',
     });
     expect(cut?.name).toBe(`${'s'.repeat(32)}__${'t'.repeat(30)}`);
   });
@@ -88,18 +94,20 @@ describe('nameTools', () => {
 describe('checkSourceNames', () => {
   it("takes letters, digits and '-' with single '_' between them, up to 32 characters", () => {
     for (const name of ['github', 'my-server_2', 's0', 'x'.repeat(32)]) {
-      expect(() => checkSourceNames([name], 'key')).not.toThrow();
+      expect(() => checkSourceNames([name], 'key', 'mcpToolSet')).not.toThrow();
     }
   });
 
   it("refuses a name that could begin another source's prefix, or would not fit", () => {
     for (const name of ['', 'a__b', 'a_', '_a', 'my server', 'a.b', 'x'.repeat(33)]) {
-      expect(() => checkSourceNames([name], 'key')).toThrow(TypeError);
+      expect(() => checkSourceNames([name], 'key', 'mcpToolSet')).toThrow(TypeError);
     }
   });
 
   it('refuses two names that differ only in case', () => {
-    expect(() => checkSourceNames(['GitHub', 'github'], 'key')).toThrow('two keys are "github" but for case');
+    expect(() => checkSourceNames(['GitHub', 'github'], 'key', 'mcpToolSet')).toThrow(
+      'two keys are "github" but for case',
+    );
   });
 });
 
@@ -128,12 +136,18 @@ describe('each source owns the names that begin with its prefix', () => {
   });
 
   it('gives a tool still listed the name it had before, and a newcomer the next free one', () => {
-    const first = nameTools({ sources: ['a', 'b'], listings: [tools('x'), tools('y')], prefixAll: false });
+    const first = nameTools({
+      sources: ['a', 'b'],
+      listings: [tools('x'), tools('y')],
+      prefixAll: false,
+      caller: 'mcpToolSet',
+    });
     const previous = new Map(first.map(({ key, name }) => [key, name]));
     const second = nameTools({
       sources: ['a', 'b'],
       listings: [tools('x'), tools('y', 'x')],
       prefixAll: false,
+      caller: 'mcpToolSet',
       previous,
     });
     expect(second.map(({ source, name }) => [source, name])).toEqual([
@@ -147,6 +161,7 @@ describe('each source owns the names that begin with its prefix', () => {
       sources: ['a', 'b'],
       listings: [tools(), tools('y', 'x')],
       prefixAll: false,
+      caller: 'mcpToolSet',
       previous: later,
     });
     expect(third.map(({ name }) => name)).toEqual(['y', 'b__x']);

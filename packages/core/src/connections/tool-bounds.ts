@@ -1,4 +1,4 @@
-import type { Tool } from '@mcp/core';
+import type { Tool } from '../protocol/tools.js';
 
 /**
  * Characters of a tool's description the model is offered by default
@@ -14,27 +14,34 @@ export const DEFAULT_MAX_DESCRIPTION_CHARS = 4_000;
  */
 export const DEFAULT_MAX_SCHEMA_BYTES = 65_536;
 
-/** The bounds one tool set applies, resolved from its options. */
+/** What one tool catalogue offers the model of each tool: how long a description, how large a schema. */
 export interface ToolBounds {
+  /** Longest description, in UTF-16 code units ({@link DEFAULT_MAX_DESCRIPTION_CHARS}); `Infinity` for none. */
   readonly maxDescriptionChars: number;
+  /** Largest input schema, in bytes of its JSON in UTF-8 ({@link DEFAULT_MAX_SCHEMA_BYTES}); `Infinity` for none. */
   readonly maxSchemaBytes: number;
 }
 
-/** The bounds `options` asks for, or the defaults; throws a TypeError for one that is not a whole number from 1 up. */
-export function toolBounds(options: {
-  readonly maxDescriptionChars?: number;
-  readonly maxSchemaBytes?: number;
-}): ToolBounds {
+/**
+ * The bounds `options` asks for, or the defaults. Throws a TypeError, its
+ * message begun by `caller`, for one that is not a whole number from 1 up or `Infinity`.
+ */
+export function toolBounds(options: Partial<ToolBounds>, caller: string): ToolBounds {
   return {
-    maxDescriptionChars: bound('maxDescriptionChars', options.maxDescriptionChars, DEFAULT_MAX_DESCRIPTION_CHARS),
-    maxSchemaBytes: bound('maxSchemaBytes', options.maxSchemaBytes, DEFAULT_MAX_SCHEMA_BYTES),
+    maxDescriptionChars: bound(
+      caller,
+      'maxDescriptionChars',
+      options.maxDescriptionChars,
+      DEFAULT_MAX_DESCRIPTION_CHARS,
+    ),
+    maxSchemaBytes: bound(caller, 'maxSchemaBytes', options.maxSchemaBytes, DEFAULT_MAX_SCHEMA_BYTES),
   };
 }
 
-function bound(name: string, value: number | undefined, fallback: number): number {
+function bound(caller: string, name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= 1)) return value;
-  throw new TypeError(`mcpToolSet: ${name} must be a whole number from 1 up, or Infinity (got ${String(value)})`);
+  throw new TypeError(`${caller}: ${name} must be a whole number from 1 up, or Infinity (got ${String(value)})`);
 }
 
 /**

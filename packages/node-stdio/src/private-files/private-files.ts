@@ -1,6 +1,5 @@
 import { constants, type Stats } from 'node:fs';
 import { lstat, mkdir, open } from 'node:fs/promises';
-import { TokenStoreError } from './token-store-error.js';
 
 // Undefined on Windows, where opening a path never follows a POSIX symbolic link.
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -10,6 +9,21 @@ const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
  * ever; with O_NONBLOCK the open returns, and fstat shows what it is).
  */
 export const OPEN_UNFOLLOWED = constants.O_RDONLY | NOFOLLOW | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * Whose directory the checks guard, for their messages and errors: the bridge's
+ * token store or a FileStore.
+ */
+export interface PrivatePlace {
+  /** What the messages call the directory: `token store`. */
+  readonly noun: string;
+  /** What they call one file in it: `token file`. */
+  readonly fileNoun: string;
+  /** How the user names another directory: `--token-store`. */
+  readonly option: string;
+  /** The error a refusal throws, with the path refused and the message (which says how to fix it). */
+  readonly refuse: (path: string, message: string) => Error;
+}
 
 /**
  * The user whose files the store trusts: this process's. Undefined where the
@@ -29,7 +43,7 @@ export function ownUid(): number | undefined {
  * links, so the directory cannot be swapped between them. Each file is checked
  * again by {@link readPrivateFile}.
  */
-export async function preparePrivateDirectory(directory: string): Promise<void> {
+export async function preparePrivateDirectory(directory: string, place: PrivatePlace): Promise<void> {
   const uid = ownUid();
   const seen = await lstat(directory).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'ENOENT') throw error;
@@ -39,32 +53,32 @@ export async function preparePrivateDirectory(directory: string): Promise<void> 
   if (uid === undefined || constants.O_DIRECTORY === undefined) {
     // Windows opens no directory handle: the link and type checks go by path.
     const stats = await lstat(directory);
-    if (stats.isSymbolicLink()) throw linkRefused(directory);
-    if (!stats.isDirectory()) throw notADirectory(directory);
+    if (stats.isSymbolicLink()) throw linkRefused(directory, place);
+    if (!stats.isDirectory()) throw notADirectory(directory, place);
     return;
   }
   const handle = await open(directory, constants.O_RDONLY | constants.O_DIRECTORY | NOFOLLOW).catch(
     async (error: NodeJS.ErrnoException) => {
       // Linux answers a link with ENOTDIR here, macOS with ELOOP: lstat tells which it was.
       if (error.code !== 'ELOOP' && error.code !== 'ENOTDIR') throw error;
-      throw (await lstat(directory)).isSymbolicLink() ? linkRefused(directory) : notADirectory(directory);
+      throw (await lstat(directory)).isSymbolicLink() ? linkRefused(directory, place) : notADirectory(directory, place);
     },
   );
   try {
     const stats = await handle.stat();
     if (stats.uid !== uid) {
-      throw new TokenStoreError(
+      throw place.refuse(
         directory,
-        `the token store ${directory} belongs to another user (uid ${stats.uid}, not ${uid}); refusing to use it. ` +
-          `Give --token-store a directory of your own, or if this one is yours: chown ${uid} '${directory}'`,
+        `the ${place.noun} ${directory} belongs to another user (uid ${stats.uid}, not ${uid}); refusing to use it. ` +
+          `Give ${place.option} a directory of your own, or if this one is yours: chown ${uid} '${directory}'`,
       );
     }
     if ((stats.mode & 0o022) !== 0) {
       // Anyone who could write here could have planted or renamed a file in it: use it only once its owner
       // has looked.
-      throw new TokenStoreError(
+      throw place.refuse(
         directory,
-        `the token store ${directory} may be written by group or others (mode ${(stats.mode & 0o777).toString(8)}); ` +
+        `the ${place.noun} ${directory} may be written by group or others (mode ${(stats.mode & 0o777).toString(8)}); ` +
           `refusing to use it. Check what is in it, then: chmod 700 '${directory}'`,
       );
     }
@@ -82,16 +96,16 @@ export async function preparePrivateDirectory(directory: string): Promise<void> 
  * others may read or write. Anything else is refused before a byte of it is
  * parsed, with the fix in the message.
  */
-export async function readPrivateFile(file: string): Promise<string | undefined> {
+export async function readPrivateFile(file: string, place: PrivatePlace): Promise<string | undefined> {
   const handle = await open(file, OPEN_UNFOLLOWED).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
-    if (error.code === 'ELOOP') throw linkRefused(file);
+    if (error.code === 'ELOOP') throw linkRefused(file, place);
     throw error;
   });
   if (!handle) return undefined;
   try {
     const problem = untrusted(await handle.stat(), file);
-    if (problem !== undefined) throw new TokenStoreError(file, `refusing the token file ${file}: ${problem}`);
+    if (problem !== undefined) throw place.refuse(file, `refusing the ${place.fileNoun} ${file}: ${problem}`);
     return await handle.readFile('utf8');
   } finally {
     await handle.close();
@@ -108,18 +122,20 @@ function untrusted(stats: Stats, file: string): string | undefined {
     const mode = (stats.mode & 0o777).toString(8);
     return `group or others may use it (mode ${mode}); if it is yours chmod 600 '${file}', else remove it`;
   }
-  // Another name for it may be another server's token file, linked here to be sent to this one.
-  if (stats.nlink !== 1) return `it has ${stats.nlink} names (hard links); remove it (rm '${file}')`;
+  // Another name for it may be another server's token file, linked here to be sent to this one. No name at
+  // all (0) is a file of ours that a writer replaced (renamed over) after we opened it: what we read is the
+  // value just before that write.
+  if (stats.nlink > 1) return `it has ${stats.nlink} names (hard links); remove it (rm '${file}')`;
   return undefined;
 }
 
-function linkRefused(path: string): TokenStoreError {
-  return new TokenStoreError(
+function linkRefused(path: string, place: PrivatePlace): Error {
+  return place.refuse(
     path,
-    `refusing the token store path ${path}: it is a symbolic link; remove it, or give --token-store the real directory`,
+    `refusing the ${place.noun} path ${path}: it is a symbolic link; remove it, or give ${place.option} the real directory`,
   );
 }
 
-function notADirectory(path: string): TokenStoreError {
-  return new TokenStoreError(path, `the token store ${path} is not a directory`);
+function notADirectory(path: string, place: PrivatePlace): Error {
+  return place.refuse(path, `the ${place.noun} ${path} is not a directory`);
 }

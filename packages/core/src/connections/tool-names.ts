@@ -1,5 +1,5 @@
-import type { Tool } from '@mcp/core';
-import { excerpt } from '@mcp/core/transport';
+import type { Tool } from '../protocol/tools.js';
+import { excerpt } from '../util/excerpt.js';
 
 /** Longest tool name the providers take (OpenAI, Anthropic and Gemini all stop at 64). */
 export const MAX_TOOL_NAME_LENGTH = 64;
@@ -8,8 +8,8 @@ export const MAX_TOOL_NAME_LENGTH = 64;
 export const PREFIX_SEPARATOR = '__';
 
 /**
- * Longest name the app may give a source (a record key or a string `prefix`),
- * so that a prefixed name always holds the whole prefix and some of the tool's name.
+ * Longest name the app may give a source (a server's name in a set, a record
+ * key or a string `prefix` of `@mcp/ai-sdk`), so that a prefixed name always holds the whole prefix and some of the tool's name.
  */
 export const MAX_SOURCE_NAME_LENGTH = 32;
 
@@ -26,7 +26,7 @@ const SOURCE_NAME = /^[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*$/;
 
 /** One tool as listed by one source, before it has the name the model sees. */
 export interface ListedTool {
-  /** Index of the source (client) that listed it. */
+  /** Index of the source (client or server) that listed it. */
   readonly source: number;
   readonly tool: Tool;
 }
@@ -34,7 +34,11 @@ export interface ListedTool {
 /** A listed tool under the name the model sees. */
 export interface NamedTool extends ListedTool {
   readonly name: string;
-  /** The same for the same tool in every listing of its source, so a watcher can give it the same name. */
+  /**
+   * The same for the same tool in every listing of its source, so a watcher can
+   * give it the same name. It holds the source's name, not its place, so a
+   * source added or removed before it leaves the key as it was.
+   */
   readonly key: string;
 }
 
@@ -48,8 +52,13 @@ export interface Naming {
   readonly prefixAll: boolean;
   /** The names given before, by {@link NamedTool.key}: a tool still listed keeps its name. */
   readonly previous?: ReadonlyMap<string, string>;
-  /** Told of each tool whose listed name lies in another source's prefix, and what it is named instead. */
+  /**
+   * Told of each tool whose listed name lies in another source's prefix, and
+   * what it is named instead; `caller` begins the message.
+   */
   readonly warn?: (message: string) => void;
+  /** Who names the tools, for the start of each warning (`mcpToolSet`, `Servers`). */
+  readonly caller: string;
 }
 
 /** `text` made a valid provider tool name: only letters, digits, `_` and `-`, 1 to 64 characters. */
@@ -59,21 +68,40 @@ export function validToolName(text: string): string {
 }
 
 /**
- * Throws a TypeError unless every one of `names` can be a source's name (see
- * {@link SOURCE_NAME}) and no two are the same but for case; `what` says what they are.
+ * Whether `name` can be a source's name: letters, digits and `-`, with single
+ * `_` between them, at most {@link MAX_SOURCE_NAME_LENGTH} characters.
  */
-export function checkSourceNames(names: readonly string[], what: string): void {
+export function isSourceName(name: string): boolean {
+  return name.length <= MAX_SOURCE_NAME_LENGTH && SOURCE_NAME.test(name);
+}
+
+/** Why `name` cannot be a source's name, for an error message that begins with what it is. */
+export const SOURCE_NAME_RULE = `letters, digits and '-' (single '_' between them), at most ${MAX_SOURCE_NAME_LENGTH} characters`;
+
+/**
+ * What two source names that are the same source share: prefixes are compared
+ * without case (so `GitHub__x` would stand in `github`'s names), and so are names.
+ */
+export function foldSourceName(name: string): string {
+  return name.toLowerCase();
+}
+
+/**
+ * Throws a TypeError unless every one of `names` can be a source's name (see
+ * {@link isSourceName}) and no two are the same but for case; `what` says what
+ * they are, and `caller` begins the message.
+ */
+export function checkSourceNames(names: readonly string[], what: string, caller: string): void {
   const seen = new Set<string>();
   for (const name of names) {
-    if (!SOURCE_NAME.test(name) || name.length > MAX_SOURCE_NAME_LENGTH) {
+    if (!isSourceName(name)) {
       throw new TypeError(
-        `mcpToolSet: ${what} ${JSON.stringify(name)} cannot prefix tool names: use letters, digits and '-' ` +
-          `(single '_' between them), at most ${MAX_SOURCE_NAME_LENGTH} characters`,
+        `${caller}: ${what} ${JSON.stringify(name)} cannot prefix tool names: use ${SOURCE_NAME_RULE}`,
       );
     }
-    const lower = name.toLowerCase();
-    if (seen.has(lower)) throw new TypeError(`mcpToolSet: two ${what}s are ${JSON.stringify(name)} but for case`);
-    seen.add(lower);
+    const folded = foldSourceName(name);
+    if (seen.has(folded)) throw new TypeError(`${caller}: two ${what}s are ${JSON.stringify(name)} but for case`);
+    seen.add(folded);
   }
 }
 
@@ -100,7 +128,7 @@ export function quotedName(name: string): string {
  *    whose name needed no change claims it before any tool whose name was
  *    changed, so a tool listed as `a_b` keeps that name over a tool `a.b`.
  */
-export function nameTools({ sources, listings, prefixAll, previous, warn }: Naming): NamedTool[] {
+export function nameTools({ sources, listings, prefixAll, previous, warn, caller }: Naming): NamedTool[] {
   const sourcesOf = new Map<string, Set<number>>();
   const listed = listings.flatMap((tools, source) => {
     const seen = new Map<string, number>();
@@ -109,14 +137,14 @@ export function nameTools({ sources, listings, prefixAll, previous, warn }: Nami
       seen.set(tool.name, nth + 1);
       const plain = validToolName(tool.name);
       sourcesOf.set(plain, (sourcesOf.get(plain) ?? new Set()).add(source));
-      return { source, tool, plain, key: JSON.stringify([source, tool.name, nth]) };
+      return { source, tool, plain, key: JSON.stringify([sources[source], tool.name, nth]) };
     });
   });
   // Case aside, so a server cannot list `GITHUB__create_issue` next to the app's `github`.
-  const prefixes = sources.map((name) => `${name}${PREFIX_SEPARATOR}`.toLowerCase());
+  const prefixes = sources.map((name) => foldSourceName(`${name}${PREFIX_SEPARATOR}`));
   const ownerOf = (name: string, source: number) => {
-    const lower = name.toLowerCase();
-    return prefixes.findIndex((prefix, index) => index !== source && lower.startsWith(prefix));
+    const folded = foldSourceName(name);
+    return prefixes.findIndex((prefix, index) => index !== source && folded.startsWith(prefix));
   };
   const wanted = listed.map((entry) => {
     const sourceName = sources[entry.source] ?? '';
@@ -153,7 +181,7 @@ export function nameTools({ sources, listings, prefixAll, previous, warn }: Nami
     const owner = sources[entry.owner];
     if (owner !== undefined) {
       warn?.(
-        `mcpToolSet: tool ${quotedName(entry.tool.name)} of ${sources[entry.source]} is named ${name}: ` +
+        `${caller}: tool ${quotedName(entry.tool.name)} of ${sources[entry.source]} is named ${name}: ` +
           `${owner}${PREFIX_SEPARATOR} names the tools of ${owner}`,
       );
     }

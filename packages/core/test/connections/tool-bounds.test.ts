@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cutDescription, schemaBytes, toolBounds } from '../src/tool-bounds.js';
+import { cutDescription, schemaBytes, toolBounds } from '../../src/connections/tool-bounds.js';
 
-// The bounds on their own (hostile-servers.test.ts runs them on real servers):
+// The bounds on their own (packages/ai-sdk/test/hostile-servers.test.ts runs them on real servers):
 // the edges no server over a real transport can reach.
 
 describe('cutDescription', () => {
@@ -22,14 +22,14 @@ describe('schemaBytes', () => {
 
 describe('toolBounds', () => {
   it('takes Infinity for no bound', () => {
-    expect(toolBounds({ maxDescriptionChars: Number.POSITIVE_INFINITY })).toEqual({
+    expect(toolBounds({ maxDescriptionChars: Number.POSITIVE_INFINITY }, 'mcpToolSet')).toEqual({
       maxDescriptionChars: Number.POSITIVE_INFINITY,
       maxSchemaBytes: 65_536,
     });
   });
 
   it('refuses NaN and non-numbers', () => {
-    expect(() => toolBounds({ maxSchemaBytes: Number.NaN })).toThrow(TypeError);
-    expect(() => toolBounds({ maxDescriptionChars: '10' as never })).toThrow(TypeError);
+    expect(() => toolBounds({ maxSchemaBytes: Number.NaN }, 'mcpToolSet')).toThrow(TypeError);
+    expect(() => toolBounds({ maxDescriptionChars: '10' as never }, 'mcpToolSet')).toThrow(TypeError);
   });
 });

@@ -1,0 +1,159 @@
+import type { Client } from '../client/client.js';
+import type { Subscription } from '../client/listen/subscription.js';
+import type { Prompt } from '../protocol/prompts.js';
+import type { Resource } from '../protocol/resources.js';
+import type { Tool } from '../protocol/tools.js';
+import { failureKind } from './failure-kind.js';
+
+/** A list a connection keeps current. */
+export type ListName = 'tools' | 'prompts' | 'resources';
+
+/** The items of each list. */
+export interface ListItems {
+  readonly tools: readonly Tool[];
+  readonly prompts: readonly Prompt[];
+  readonly resources: readonly Resource[];
+}
+
+/** Where the lists go: each refresh, each failure to list, and a drop seen while listing. */
+export interface ListsHost {
+  /** A list was read: `items` is now the whole list. A successful request, so progress too. */
+  listed<L extends ListName>(list: L, items: ListItems[L]): void;
+  /** Listing failed in a way that leaves the connection up (a refusal, a bad page): the old items stay. */
+  failed(list: ListName, error: Error): void;
+  /** Listing failed because the server went away: the connection reconnects. */
+  dropped(error: Error): void;
+}
+
+const LIST_OF: Readonly<Record<string, ListName>> = {
+  'notifications/tools/list_changed': 'tools',
+  'notifications/prompts/list_changed': 'prompts',
+  'notifications/resources/list_changed': 'resources',
+};
+
+/**
+ * Keeps one client's lists current: a `listen()` subscription for their
+ * `list_changed` notifications (either era), and a new listing after each.
+ * Lists the server did not declare are empty and never asked for. Listings of
+ * one list never overlap: a change during one is listed once more after it.
+ */
+export class KeptLists {
+  readonly #client: Client;
+  readonly #lists: readonly ListName[];
+  readonly #host: ListsHost;
+  #subscription: Subscription | undefined;
+  readonly #running = new Map<ListName, Promise<void>>();
+  readonly #again = new Set<ListName>();
+  #closed = false;
+
+  constructor(client: Client, wanted: { readonly prompts?: boolean; readonly resources?: boolean }, host: ListsHost) {
+    this.#client = client;
+    const capabilities = client.serverCapabilities ?? {};
+    const lists: ListName[] = ['tools'];
+    if (wanted.prompts) lists.push('prompts');
+    if (wanted.resources) lists.push('resources');
+    this.#lists = lists.filter((list) => capabilities[list] !== undefined);
+    this.#host = host;
+  }
+
+  /**
+   * Subscribes, then lists everything once. Rejects only when the server went
+   * away meanwhile (the connection attempt failed); other failures go to the host.
+   */
+  async start(signal: AbortSignal): Promise<void> {
+    const lists = this.#lists;
+    if (lists.length > 0) {
+      try {
+        this.#subscription = await this.#client.listen({
+          toolsListChanged: lists.includes('tools'),
+          promptsListChanged: lists.includes('prompts'),
+          resourcesListChanged: lists.includes('resources'),
+        });
+        void this.#follow(this.#subscription);
+        // A 2026-07-28 stream hears changes only once the server acknowledged it, which may come after the
+        // first listing: a change in between would be missed, so the lists are read once more then. Not
+        // waited for: a server that never acknowledges must not hold the connection.
+        if (this.#client.era === 'modern') {
+          void this.#subscription.acknowledged.then(() => {
+            for (const list of lists) this.#refresh(list);
+          });
+        }
+      } catch (error) {
+        if (signal.aborted) throw signal.reason;
+        if (failureKind(error) === 'drop') throw error;
+        // Without change notifications the lists are still read once.
+        this.#host.failed(lists[0] as ListName, asError(error));
+      }
+    }
+    for (const list of lists) {
+      // Held as the list's running listing, so a change heard meanwhile lists it once more after.
+      const first = this.#list(list, signal, true);
+      this.#hold(list, first);
+      await first;
+    }
+  }
+
+  /** Stops following changes. */
+  close(): void {
+    this.#closed = true;
+    void this.#subscription?.close().catch(() => {});
+  }
+
+  async #follow(subscription: Subscription): Promise<void> {
+    try {
+      for await (const event of subscription) {
+        const list = LIST_OF[event.method];
+        if (list) this.#refresh(list);
+      }
+    } catch (error) {
+      // A 2026-07-28 stream that broke after every reopen: the server is gone.
+      if (!this.#closed) this.#host.dropped(asError(error));
+    }
+  }
+
+  /** Lists `list` again, after the listing under way if there is one. */
+  #refresh(list: ListName): void {
+    if (this.#closed) return;
+    if (this.#running.has(list)) {
+      this.#again.add(list);
+      return;
+    }
+    this.#hold(list, this.#list(list, undefined, false));
+  }
+
+  /** Marks `listing` as the one under way for `list`; a refresh asked for meanwhile runs after it. */
+  #hold(list: ListName, listing: Promise<void>): void {
+    const settled = listing.then(
+      () => {},
+      () => {},
+    );
+    this.#running.set(
+      list,
+      settled.finally(() => {
+        this.#running.delete(list);
+        if (this.#again.delete(list)) this.#refresh(list);
+      }),
+    );
+  }
+
+  /** One listing; a drop is thrown when `first` (the attempt fails), reported otherwise. */
+  async #list(list: ListName, signal: AbortSignal | undefined, first: boolean): Promise<void> {
+    const options = signal ? { signal } : undefined;
+    try {
+      const client = this.#client;
+      if (list === 'tools') this.#host.listed(list, await client.listTools(options));
+      else if (list === 'prompts') this.#host.listed(list, await client.listPrompts(options));
+      else this.#host.listed(list, await client.listResources(options));
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      if (this.#closed) return;
+      if (failureKind(error) !== 'drop') this.#host.failed(list, asError(error));
+      else if (first) throw error;
+      else this.#host.dropped(asError(error));
+    }
+  }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}

@@ -1,0 +1,93 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Connection, type ConnectionEvent, type ConnectionOptions } from '../../src/connections/index.js';
+import { faultScenario, type HttpServers, startHttpServers } from './servers.js';
+
+let servers: HttpServers;
+beforeAll(async () => {
+  servers = await startHttpServers();
+});
+afterAll(async () => {
+  await servers.close();
+});
+
+const opened: Connection[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((connection) => connection.close()));
+});
+
+function open(url: string, options: ConnectionOptions = {}) {
+  const events: ConnectionEvent[] = [];
+  const connection = new Connection({ name: 'lists', url }, { ...options, onEvent: (event) => events.push(event) });
+  opened.push(connection);
+  return { connection, events };
+}
+
+/**
+ * Adds tools with the server's `add-tool` until the connection's list has the
+ * new one. A notification sent before the server's stream for this client
+ * was open reaches nobody, so the first `add-tool` may go unheard; each call adds
+ * one tool, and the list must end up equal to what the server lists.
+ */
+async function addToolUntilHeard(connection: Connection): Promise<void> {
+  const before = connection.getSnapshot().tools.length;
+  await vi.waitFor(
+    async () => {
+      if (connection.getSnapshot().tools.length === before) await connection.callTool('add-tool');
+      expect(connection.getSnapshot().tools.length).toBeGreaterThan(before);
+    },
+    { timeout: 10_000, interval: 200 },
+  );
+}
+
+describe.each([
+  ['legacy', '/stateful'],
+  ['modern', '/v2?hub=lists'],
+])('Connection lists (%s)', (era, path) => {
+  it('keeps the tool list current when the server adds a tool (tools/list_changed)', async () => {
+    const { connection, events } = open(`${servers.modes}${path}`);
+    await connection.connect();
+    expect(connection.getSnapshot().era).toBe(era);
+    const ready = connection.getSnapshot();
+    await addToolUntilHeard(connection);
+    const snapshot = connection.getSnapshot();
+    expect(snapshot).not.toBe(ready);
+    expect(snapshot.tools.at(-1)?.name).toMatch(/^dynamic-\d+$/);
+    expect(snapshot.tools.map((tool) => tool.name)).toEqual((await connection.client.listTools()).map((t) => t.name));
+    expect(events).toContainEqual({ type: 'lists', list: 'tools' });
+    expect(snapshot.state.status).toBe('ready');
+  });
+
+  it('keeps prompts and resources when asked', async () => {
+    const { connection } = open(`${servers.modes}${path}`, { lists: { prompts: true, resources: true } });
+    await connection.connect();
+    const snapshot = connection.getSnapshot();
+    expect(snapshot.prompts?.length).toBeGreaterThan(0);
+    expect(snapshot.resources?.length).toBeGreaterThan(0);
+  });
+});
+
+describe('Connection lists', () => {
+  it('leaves out lists not asked for, and lists the server does not declare', async () => {
+    const { connection } = open(`${servers.modes}/stateful?profile=minimal`, { lists: { prompts: true } });
+    await connection.connect();
+    const snapshot = connection.getSnapshot();
+    expect(snapshot.tools.map((tool) => tool.name)).toEqual(['echo']);
+    expect(snapshot.prompts).toEqual([]);
+    expect(snapshot.resources).toBeUndefined();
+    expect(snapshot.listError).toBeUndefined();
+  });
+
+  it('stays ready when listing fails, with the failure in the snapshot and the log', async () => {
+    const broken = await faultScenario(servers.faults, {
+      rules: [{ match: { method: 'tools/list' }, action: { type: 'malformed', kind: 'not-jsonrpc' } }],
+    });
+    const { connection, events } = open(broken.mcp);
+    await connection.connect();
+    const snapshot = connection.getSnapshot();
+    expect(snapshot.state.status).toBe('ready');
+    expect(snapshot.tools).toEqual([]);
+    expect(snapshot.listError).toMatchObject({ list: 'tools', error: expect.any(Error) });
+    expect(events).toContainEqual(expect.objectContaining({ type: 'lists', list: 'tools', error: expect.any(Error) }));
+    expect((await connection.callTool('echo', { text: 'still' })).content).toEqual([{ type: 'text', text: 'still' }]);
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * The real servers the connection tests talk to: the HTTP test servers
+ * (test-servers/http), started on a port that can be given again, so a test can
+ * stop a server and bring it back where the connection looks for it; and the
+ * recording proxy, which counts each JSON-RPC method at the server's door.
+ */
+import { createConnection, createServer, type Socket } from 'node:net';
+// @ts-expect-error test-servers/http is plain JS without declarations
+import { startHttpServers as startHttpServersJs } from '../../../../test-servers/http/serve.mjs';
+import type { ConnectionEvent, ConnectionState } from '../../src/connections/index.js';
+
+export { type RecordingProxy, startRecordingProxy } from '../../../../test-servers/recording-proxy.mjs';
+
+/** The HTTP test servers of one start. */
+export interface HttpServers {
+  /** Base URL of the reference servers (`/stateful`, `/v2`, …). */
+  readonly modes: string;
+  /** Base URL of the fault server (`POST /faults`). */
+  readonly faults: string;
+  /** A URL where nothing listens. */
+  readonly refused: string;
+  close(): Promise<void>;
+}
+
+/** Starts the HTTP test servers; `port` puts the modes server on a port a stopped one used. */
+export const startHttpServers: (options?: { port?: number }) => Promise<HttpServers> = startHttpServersJs;
+
+/** The port of a URL. */
+export function portOf(url: string): number {
+  return Number(new URL(url).port);
+}
+
+/** Creates a fault scenario on the fault server and returns its MCP endpoint and stats. */
+export async function faultScenario(
+  faults: string,
+  script: unknown,
+): Promise<{ mcp: string; stats(): Promise<{ methods: Record<string, number> }> }> {
+  const response = await fetch(`${faults}/faults`, { method: 'POST', body: JSON.stringify(script) });
+  if (response.status !== 201) throw new Error(`fault script refused: ${await response.text()}`);
+  const created = (await response.json()) as { mcp: string; stats: string };
+  return { mcp: created.mcp, stats: async () => (await fetch(created.stats)).json() };
+}
+
+/** A state as a short string for comparing sequences: `connecting#0`, `reconnecting#2`, `ready`. */
+export function stateName(state: ConnectionState): string {
+  return 'attempt' in state ? `${state.status}#${state.attempt}` : state.status;
+}
+
+/** The states an event log went through, in order, as {@link stateName} writes them. */
+export function states(events: readonly ConnectionEvent[]): string[] {
+  return events.flatMap((event) => (event.type === 'state' ? [stateName(event.to)] : []));
+}
+
+/** A TCP cable in front of a server that a test can pull out and plug back, on the same port. */
+export interface Cable {
+  /** `http://127.0.0.1:<port>`: the cable's end, to give a client in place of the server's origin. */
+  readonly origin: string;
+  /** Resets every connection through the cable, and each new one until `plug()`: the network dropped. */
+  unplug(): void;
+  /** Passes connections through again. */
+  plug(): void;
+  close(): Promise<void>;
+}
+
+/** A cable to `target` (an origin on 127.0.0.1). */
+export async function startCable(target: string): Promise<Cable> {
+  const targetPort = portOf(target);
+  const sockets = new Set<Socket>();
+  let unplugged = false;
+  const server = createServer((socket) => {
+    if (unplugged) return void socket.resetAndDestroy();
+    const upstream = createConnection(targetPort);
+    sockets.add(socket).add(upstream);
+    const forget = () => {
+      sockets.delete(socket);
+      sockets.delete(upstream);
+    };
+    socket.on('close', forget);
+    upstream.on('close', forget);
+    socket.on('error', () => upstream.destroy());
+    upstream.on('error', () => socket.destroy());
+    socket.pipe(upstream).pipe(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the cable has no port');
+  return {
+    origin: `http://127.0.0.1:${address.port}`,
+    unplug() {
+      unplugged = true;
+      for (const socket of sockets) socket.resetAndDestroy();
+      sockets.clear();
+    },
+    plug() {
+      unplugged = false;
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
