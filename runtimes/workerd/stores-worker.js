@@ -15,11 +15,10 @@ const REFRESH_DELAY_MS = 300;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** An error as JSON the test can assert: its class, message and the fields of a LimitError or a StoreError. */
+/** An error as JSON the test can assert: its class, message and, for a StoreError, its code and key. */
 const errorJson = (error) => ({
   name: error?.name,
   message: error?.message,
-  limit: error?.limit,
   code: error?.code,
   key: error?.key,
 });
@@ -145,8 +144,8 @@ const increments = {
   },
 };
 
-/** One update holding `key` until released, and a second store's update of it giving up after `maxWait`. */
-async function maxWaitScenario(storage) {
+/** One update holding `held` until released, and a second store's update of it giving up after `lockWaitMs`. */
+async function lockWaitScenario(storage) {
   let release;
   const held = new Promise((resolve) => {
     release = resolve;
@@ -156,7 +155,7 @@ async function maxWaitScenario(storage) {
     return 'first';
   });
   let secondRan = false;
-  const second = await new DurableObjectStore(storage, { maxWait: 100 })
+  const second = await new DurableObjectStore(storage, { lockWaitMs: 100 })
     .update('held', () => {
       secondRan = true;
       return 'second';
@@ -166,7 +165,7 @@ async function maxWaitScenario(storage) {
       (error) => ({ error: errorJson(error) }),
     );
   release();
-  const third = await new DurableObjectStore(storage, { maxWait: 100 }).update('held', (value) => `${value}, third`);
+  const third = await new DurableObjectStore(storage, { lockWaitMs: 100 }).update('held', (value) => `${value}, third`);
   return { first: await first, second, secondRan, third, stored: await storage.get('held') };
 }
 
@@ -194,7 +193,7 @@ export class StoreObject {
         await increments[query.get('how')](storage, query.get('key'), query.get('slow'));
         return Response.json({ value: await storage.get(query.get('key')) });
       }
-      if (action === 'max-wait') return Response.json(await maxWaitScenario(storage));
+      if (action === 'lock-wait') return Response.json(await lockWaitScenario(storage));
       return Response.json({ error: { message: `no action ${action}` } }, { status: 404 });
     } catch (error) {
       return Response.json({ error: errorJson(error) }, { status: 500 });

@@ -4,9 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeContract } from '../../packages/core/test/connections/store-contract.js';
 import { type AuthScenario, type AuthServers, startAuthServers } from '../../test-servers/auth/serve.mjs';
 import { startHttpServers } from '../../test-servers/http/serve.mjs';
 import { checkedWorkers } from './checked-workers.js';
+import { remoteStore, type SendToWorker } from './remote-store.js';
 
 /** What the Worker answers: a value, a tool's text, or an error as JSON. */
 interface Answer {
@@ -191,11 +193,18 @@ describe('DurableObjectStore in workerd', () => {
     expect(await worker.get('/do/carl', 'store')).toBe(2);
   });
 
-  it('rejects an update that waits past maxWait with a LimitError, never runs its change, and goes on', async () => {
+  it('fails an update that waits past lockWaitMs with a StoreError, never runs its change, and goes on', async () => {
     const worker = startWorker();
-    expect(await worker.ok('/do/dora/max-wait')).toEqual({
+    expect(await worker.ok('/do/dora/lock-wait')).toEqual({
       first: 'first',
-      second: { error: { name: 'LimitError', message: expect.stringContaining('maxWait: 100'), limit: 'maxWait' } },
+      second: {
+        error: {
+          name: 'StoreError',
+          code: 'lock_timeout',
+          key: 'held',
+          message: 'an earlier update of held ran for more than 100 ms (lockWaitMs)',
+        },
+      },
       secondRan: false,
       third: 'first, third',
       stored: 'first, third',
@@ -222,12 +231,6 @@ describe('KvStore in workerd', () => {
     // elsewhere; Miniflare runs one isolate over one local namespace, so neither can be shown here.
   });
 
-  it('reads a value that is not JSON as undefined', async () => {
-    const worker = startWorker();
-    await (await worker.kv()).put('mcp:config:garbage', '{not json');
-    expect(await worker.get('/kv', 'mcp:config:garbage')).toBeUndefined();
-  });
-
   it('keeps a key KV would refuse under its hash, and a key that looks like a hash apart from it', async () => {
     const worker = startWorker();
     const long = `mcp:config:${'k'.repeat(600)}`;
@@ -244,3 +247,33 @@ describe('KvStore in workerd', () => {
     expect(await worker.get('/kv', hashed ?? '')).toBe('impostor');
   });
 });
+
+/** The contract's Durable Object stores: an object of its own per test, in one workerd started at the first. */
+let contractWorker: ReturnType<typeof startWorker> | undefined;
+const sendToContractWorker: SendToWorker = async (path, init) => {
+  contractWorker ??= startWorker();
+  return (await contractWorker.send(path, init)).answer;
+};
+let contractObjects = 0;
+
+storeContract('DurableObjectStore in workerd', async () => {
+  const area = `/do/contract-${++contractObjects}`;
+  // Two stores on one object, as two invocations reaching it make them.
+  return { store: remoteStore(sendToContractWorker, area), peer: remoteStore(sendToContractWorker, area) };
+});
+
+// A workerd of its own per test: one KV namespace serves every object. No peer: KV's update excludes
+// nothing beyond the isolate (the one isolate Miniflare runs would make a peer pass when it should not).
+storeContract(
+  'KvStore in workerd',
+  async () => {
+    const worker = startWorker();
+    const send: SendToWorker = async (path, init) => (await worker.send(path, init)).answer;
+    return {
+      store: remoteStore(send, '/do/contract/kv', false),
+      plantGarbage: async (key: string) => (await worker.kv()).put(key, '{not json'),
+      close: worker.dispose,
+    };
+  },
+  { garbage: 'error' },
+);

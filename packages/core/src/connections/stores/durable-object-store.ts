@@ -1,5 +1,7 @@
+import { type LeaseOptions, leaseBounds } from '../lease.js';
 import type { Store } from '../store.js';
-import { checkedMaxWait, queuedUpdate } from './key-queue.js';
+import { encodeStoreValue } from '../store-json.js';
+import { queuedUpdate } from './key-queue.js';
 
 /**
  * The part of a Durable Object's storage (`ctx.storage`) the store uses.
@@ -14,15 +16,13 @@ export interface DurableObjectStorageLike {
   delete(key: string): Promise<unknown>;
 }
 
-/** Options of a {@link DurableObjectStore}. */
-export interface DurableObjectStoreOptions {
-  /**
-   * How long, in ms, an `update` waits for the earlier updates of its key before
-   * it rejects with a `LimitError` naming `maxWait` (default 60,000; Infinity for
-   * no bound). Its `change` then never runs.
-   */
-  readonly maxWait?: number;
-}
+/**
+ * Options of a {@link DurableObjectStore}. `lockWaitMs`: how long an `update`
+ * waits for the earlier updates of its key in this object (default 70 s,
+ * `DEFAULT_LOCK_WAIT_MS`), then fails with a `StoreError` (`lock_timeout`)
+ * without running `change`. No lease: an update cannot outlive the object.
+ */
+export type DurableObjectStoreOptions = Pick<LeaseOptions, 'lockWaitMs'>;
 
 /**
  * A store in a Durable Object's storage: configs, sessions and tokens outlive
@@ -45,12 +45,12 @@ export interface DurableObjectStoreOptions {
  */
 export class DurableObjectStore implements Store {
   readonly #storage: DurableObjectStorageLike;
-  readonly #maxWait: number;
+  readonly #lockWaitMs: number;
 
   /** A store over `storage`, the object's `ctx.storage`. */
   constructor(storage: DurableObjectStorageLike, options: DurableObjectStoreOptions = {}) {
     this.#storage = storage;
-    this.#maxWait = checkedMaxWait(options.maxWait, 'DurableObjectStoreOptions.maxWait');
+    this.#lockWaitMs = leaseBounds(options, 'DurableObjectStoreOptions').lockWaitMs;
   }
 
   /** The value under `key`, or undefined. */
@@ -58,10 +58,14 @@ export class DurableObjectStore implements Store {
     return this.#storage.get(key);
   }
 
-  /** Stores `value` under `key`; undefined deletes it. */
+  /**
+   * Stores `value` under `key` as its JSON reads back, as every store keeps it
+   * (a `Date` becomes its string); undefined deletes it. A value JSON cannot
+   * hold is a `StoreError` (`invalid_value`).
+   */
   async set(key: string, value: unknown): Promise<void> {
     if (value === undefined) await this.#storage.delete(key);
-    else await this.#storage.put(key, value);
+    else await this.#storage.put(key, JSON.parse(encodeStoreValue(key, value)));
   }
 
   /** Removes `key`. */
@@ -71,6 +75,6 @@ export class DurableObjectStore implements Store {
 
   /** Runs `change` on the value under `key` once every earlier update of `key` in this object has settled, and stores its result. */
   update<T>(key: string, change: (current: unknown) => T | Promise<T>): Promise<T> {
-    return queuedUpdate(this, this.#storage, this.#maxWait, key, change);
+    return queuedUpdate(this, this.#storage, this.#lockWaitMs, key, change);
   }
 }

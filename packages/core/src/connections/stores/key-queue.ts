@@ -1,33 +1,23 @@
-import { LimitError } from '../../errors/limit-error.js';
 import { timerDelay } from '../../util/timers.js';
 import type { Store } from '../store.js';
-
-/** How long an update waits for the earlier updates of its key by default: 60 s, two OAuth request timeouts. */
-export const DEFAULT_MAX_WAIT_MS = 60_000;
-
-/** `maxWait` as an option gives it: more than 0 ms (Infinity for no bound), else a RangeError naming `option`. */
-export function checkedMaxWait(maxWait: number | undefined, option: string): number {
-  if (maxWait === undefined) return DEFAULT_MAX_WAIT_MS;
-  if (!(maxWait > 0)) throw new RangeError(`${option} must be more than 0 ms (got ${maxWait})`);
-  return maxWait;
-}
+import { StoreError } from '../store-error.js';
 
 const settled = () => undefined;
 
 /**
  * Runs the tasks of one key one at a time, in the order they came, in this
- * isolate. A task that waits longer than its `maxWait` for its turn never
- * runs: it rejects with a `LimitError` naming `maxWait`, so a change that never
+ * isolate. A task that waits longer than its `lockWaitMs` for its turn never
+ * runs: it rejects with a `StoreError` (`lock_timeout`), so a change that never
  * settles costs later callers a typed error, not a hang.
  */
 export class KeyQueue {
   /** Settles when the last task queued per key, and every one before it, has settled; the next waits for it. */
   readonly #tails = new Map<string, Promise<void>>();
 
-  /** Runs `task` once every earlier task of `key` has settled; rejects instead when that takes longer than `maxWait` ms. */
-  run<T>(key: string, maxWait: number, task: () => Promise<T>): Promise<T> {
+  /** Runs `task` once every earlier task of `key` has settled; rejects instead when that takes longer than `lockWaitMs`. */
+  run<T>(key: string, lockWaitMs: number, task: () => Promise<T>): Promise<T> {
     const previous = this.#tails.get(key);
-    const run = previous ? this.#after(previous, key, maxWait, task) : task();
+    const run = previous ? this.#after(previous, key, lockWaitMs, task) : task();
     // A task that gave up waiting still holds its place until `previous` settles: the queue keeps excluding.
     const tail = (previous ?? Promise.resolve()).then(() => run.then(settled, settled));
     this.#tails.set(key, tail);
@@ -37,17 +27,21 @@ export class KeyQueue {
     return run;
   }
 
-  /** `task` once `previous` settles, unless `maxWait` passes first. */
-  #after<T>(previous: Promise<void>, key: string, maxWait: number, task: () => Promise<T>): Promise<T> {
+  /** `task` once `previous` settles, unless `lockWaitMs` passes first. */
+  #after<T>(previous: Promise<void>, key: string, lockWaitMs: number, task: () => Promise<T>): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timedOut = new Promise<'timed out'>((resolve) => {
-      timer = setTimeout(() => resolve('timed out'), timerDelay(maxWait));
+      timer = setTimeout(() => resolve('timed out'), timerDelay(lockWaitMs));
     });
     const turn = Promise.race([previous.then(() => 'turn' as const), timedOut]);
     return turn.then((outcome) => {
       clearTimeout(timer);
       if (outcome === 'turn') return task();
-      throw new LimitError('maxWait', maxWait, `an earlier update of "${key}" is still running`);
+      throw new StoreError(
+        'lock_timeout',
+        key,
+        `an earlier update of ${key} ran for more than ${lockWaitMs} ms (lockWaitMs)`,
+      );
     });
   }
 }
@@ -56,7 +50,7 @@ export class KeyQueue {
 const queues = new WeakMap<object, KeyQueue>();
 
 /** The queue of `backing`: two stores made over the same storage object (one per request, say) exclude each other's updates. */
-export function queueOf(backing: object): KeyQueue {
+function queueOf(backing: object): KeyQueue {
   let queue = queues.get(backing);
   if (!queue) {
     queue = new KeyQueue();
@@ -72,11 +66,11 @@ export function queueOf(backing: object): KeyQueue {
 export function queuedUpdate<T>(
   store: Pick<Store, 'get' | 'set'>,
   backing: object,
-  maxWait: number,
+  lockWaitMs: number,
   key: string,
   change: (current: unknown) => T | Promise<T>,
 ): Promise<T> {
-  return queueOf(backing).run(key, maxWait, async () => {
+  return queueOf(backing).run(key, lockWaitMs, async () => {
     const next = await change(await store.get(key));
     await store.set(key, next);
     return next;

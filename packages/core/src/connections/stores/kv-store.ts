@@ -1,6 +1,8 @@
 import { encodeBase64url } from '../../util/base64.js';
+import { type LeaseOptions, leaseBounds } from '../lease.js';
 import type { Store } from '../store.js';
-import { checkedMaxWait, queuedUpdate } from './key-queue.js';
+import { decodeStoreValue, encodeStoreValue } from '../store-json.js';
+import { queuedUpdate } from './key-queue.js';
 
 /** The longest key Workers KV takes, in UTF-8 bytes. */
 const MAX_KEY_BYTES = 512;
@@ -18,15 +20,12 @@ export interface KvNamespaceLike {
   delete(key: string): Promise<void>;
 }
 
-/** Options of a {@link KvStore}. */
-export interface KvStoreOptions {
-  /**
-   * How long, in ms, an `update` waits for this isolate's earlier updates of its
-   * key before it rejects with a `LimitError` naming `maxWait` (default 60,000;
-   * Infinity for no bound).
-   */
-  readonly maxWait?: number;
-}
+/**
+ * Options of a {@link KvStore}. `lockWaitMs`: how long an `update` waits for
+ * this isolate's earlier updates of its key (default 70 s, `DEFAULT_LOCK_WAIT_MS`),
+ * then fails with a `StoreError` (`lock_timeout`) without running `change`.
+ */
+export type KvStoreOptions = Pick<LeaseOptions, 'lockWaitMs'>;
 
 /**
  * A store in a Workers KV namespace, for server configs: values a user changes
@@ -37,38 +36,32 @@ export interface KvStoreOptions {
  * at once would each spend the same refresh token, and the authorization server
  * refuses the second. Keep those in a {@link DurableObjectStore}.
  *
- * Values are stored as JSON text; a value that is not JSON (written by someone
- * else) reads as undefined. A key KV would refuse (empty, `.`, `..`, longer than
+ * Values are stored as JSON text; text that is not JSON (written by someone
+ * else) is a `StoreError` (`invalid_value`) until the key is deleted. A key KV would refuse (empty, `.`, `..`, longer than
  * 512 bytes) is kept under `~` and its SHA-256 instead, as is one starting with `~`.
  */
 export class KvStore implements Store {
   /** `update` does not exclude other isolates or locations. */
   readonly atomic = false;
   readonly #namespace: KvNamespaceLike;
-  readonly #maxWait: number;
+  readonly #lockWaitMs: number;
 
   /** A store over `namespace`, a KV binding of `env`. */
   constructor(namespace: KvNamespaceLike, options: KvStoreOptions = {}) {
     this.#namespace = namespace;
-    this.#maxWait = checkedMaxWait(options.maxWait, 'KvStoreOptions.maxWait');
+    this.#lockWaitMs = leaseBounds(options, 'KvStoreOptions').lockWaitMs;
   }
 
-  /** The value under `key`, or undefined (also for text that is not JSON). */
+  /** The value under `key`, or undefined; text that is not JSON (written by someone else) is a `StoreError` (`invalid_value`). */
   async get(key: string): Promise<unknown> {
     const text = await this.#namespace.get(await kvKey(key));
-    if (text === null) return undefined;
-    try {
-      return JSON.parse(text);
-    } catch {
-      // Damaged, or written by someone else: callers treat a missing value as "not stored".
-      return undefined;
-    }
+    return text === null ? undefined : decodeStoreValue(key, text);
   }
 
-  /** Stores `value` as JSON under `key`; undefined deletes it. */
+  /** Stores `value` as JSON under `key`; undefined deletes it; a value JSON cannot hold is a `StoreError` (`invalid_value`). */
   async set(key: string, value: unknown): Promise<void> {
     if (value === undefined) await this.#namespace.delete(await kvKey(key));
-    else await this.#namespace.put(await kvKey(key), JSON.stringify(value));
+    else await this.#namespace.put(await kvKey(key), encodeStoreValue(key, value));
   }
 
   /** Removes `key`. */
@@ -78,7 +71,7 @@ export class KvStore implements Store {
 
   /** Runs `change` on the value under `key` after this isolate's earlier updates of `key`, and stores its result; other isolates may interleave. */
   update<T>(key: string, change: (current: unknown) => T | Promise<T>): Promise<T> {
-    return queuedUpdate(this, this.#namespace, this.#maxWait, key, change);
+    return queuedUpdate(this, this.#namespace, this.#lockWaitMs, key, change);
   }
 }
 
