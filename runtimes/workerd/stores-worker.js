@@ -5,7 +5,7 @@
  * named `<name>`; `/kv/<action>` runs in the Worker itself. Every request makes its own
  * store over the same storage, as a Worker that builds one per invocation would.
  */
-import { DurableObjectStore, KvStore } from '../../packages/core/dist/connections.js';
+import { DurableObjectStore, KvStore, Servers } from '../../packages/core/dist/connections.js';
 import { Client, OAuthProvider, StreamableHttpTransport } from '../../packages/core/dist/index.js';
 
 const REDIRECT_URI = 'http://localhost:3000/callback';
@@ -169,10 +169,36 @@ async function lockWaitScenario(storage) {
   return { first: await first, second, secondRan, third, stored: await storage.get('held') };
 }
 
+/**
+ * `/do/<name>/servers/add?name=&url=` adds a server to the object's set and waits for it;
+ * `/do/<name>/servers/call?name=&text=` calls its `echo` tool. The set is opened from the
+ * object's storage on the first request after the object starts, as after a wake or a deploy.
+ */
+async function serversAction(servers, action, query) {
+  const name = query.get('name') ?? '';
+  if (action === 'add') await servers.add({ name, url: query.get('url') ?? '' });
+  const snapshot = await servers.ready({ timeout: 10_000 });
+  const server = snapshot.servers.find((one) => one.name === name);
+  if (action === 'add') return { status: server?.state.status, tools: snapshot.tools.map((tool) => tool.name) };
+  return { text: (await servers.get(name).callTool('echo', { text: query.get('text') ?? '' })).text };
+}
+
 export class StoreObject {
+  /** The object's set of servers, opened at its first use. */
+  #servers;
+
   constructor(ctx, env) {
     this.ctx = ctx;
     this.env = env;
+  }
+
+  servers() {
+    this.#servers ??= Servers.open({
+      store: new DurableObjectStore(this.ctx.storage),
+      // Nobody would read a standalone GET stream between invocations.
+      connection: { http: { standaloneStream: false } },
+    });
+    return this.#servers;
   }
 
   /** `/do/<name>/<action>` on the object's storage; `/do/<name>/kv/<action>` on KV, from the object (whose updates outlive a request). */
@@ -183,6 +209,9 @@ export class StoreObject {
     const storage = this.ctx.storage;
     const store = url.pathname.split('/')[3] === 'kv' ? new KvStore(this.env.KV) : new DurableObjectStore(storage);
     try {
+      if (url.pathname.split('/')[3] === 'servers') {
+        return Response.json(await serversAction(await this.servers(), action, query));
+      }
       const answer = await storeAction(store, action, query, request);
       if (answer) return Response.json(answer);
       if (action === 'call') return Response.json(await callWithOAuth(query.get('mcp'), query.get('text'), store));

@@ -248,6 +248,27 @@ describe('KvStore in workerd', () => {
   });
 });
 
+describe('a set of servers in a Durable Object', () => {
+  it('comes back after workerd restarts on the same storage with no initialize and no server/discover', async () => {
+    const persist = join(persistRoot, 'servers');
+    const session = await sessionServer();
+    const first = startWorker(persist);
+    const added = await first.ok(`/do/eve/servers/add?${new URLSearchParams({ name: 'docs', url: session.mcp })}`);
+    expect(added).toMatchObject({ status: 'ready', tools: expect.arrayContaining(['echo']) });
+    expect((await first.ok('/do/eve/servers/call?name=docs&text=one')).text).toBe('one');
+    expect(await session.methods()).toMatchObject({ 'server/discover': 1, initialize: 1, 'tools/call': 1 });
+    await first.dispose();
+
+    // As after hibernation or a deploy: a new workerd, the object's storage on disk, nothing in memory.
+    const second = startWorker(persist);
+    expect((await second.ok('/do/eve/servers/call?name=docs&text=two')).text).toBe('two');
+    const methods = await session.methods();
+    expect(methods['server/discover']).toBe(1);
+    expect(methods.initialize).toBe(1);
+    expect(methods['tools/call']).toBe(2);
+  });
+});
+
 /** The contract's Durable Object stores: an object of its own per test, in one workerd started at the first. */
 let contractWorker: ReturnType<typeof startWorker> | undefined;
 const sendToContractWorker: SendToWorker = async (path, init) => {
