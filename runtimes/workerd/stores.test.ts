@@ -16,11 +16,11 @@ interface Answer {
   text?: string;
   sessionId?: string;
   atomic?: boolean;
-  error?: { name?: string; message?: string; limit?: string };
+  error?: { name?: string; message?: string; code?: string; key?: string };
   [field: string]: unknown;
 }
 
-/** Miniflare's KV type resolves to Request without @cloudflare/workers-types: the method used. */
+/** Miniflare's KV type resolves to Request without @cloudflare/workers-types: the methods used. */
 interface KvWriter {
   put(key: string, value: string): Promise<void>;
   list(): Promise<{ keys: Array<{ name: string }> }>;
