@@ -1,9 +1,11 @@
 /**
  * The Worker of stores.test.ts: a Durable Object keeping values in a DurableObjectStore
  * and a KV namespace behind a KvStore, each driven by plain requests so the test, in
- * Node, can stop workerd between two of them. `/do/<name>/…` reaches the object
- * named `<name>`; `/kv/<action>` runs in the Worker itself. Every request makes its own
- * store over the same storage, as a Worker that builds one per invocation would.
+ * Node, can stop workerd between two of them. `/do/<name>/<action>` reaches the object
+ * named `<name>` and its storage, `/do/<name>/kv/<action>` KV from that object,
+ * `/do/<name>/servers/<action>` the object's Servers set; `/kv/<action>` runs in the
+ * Worker itself. Every request makes its own store over the same storage, as a Worker
+ * that builds one per invocation would.
  */
 import { DurableObjectStore, KvStore, Servers } from '../../packages/core/dist/connections.js';
 import { Client, OAuthProvider, StreamableHttpTransport } from '../../packages/core/dist/index.js';
