@@ -24,8 +24,16 @@ export const DEFAULT_FINISH_TIMEOUT = 60_000;
  * another tab or instance runs the flow for this server (`elsewhere`).
  */
 export type AuthorizationGateState =
-  | { readonly authorizationUrl: URL; readonly popupBlocked?: true }
-  | { readonly elsewhere: true };
+  | {
+      /** Where the user signs in: for the app's `authorize()` handler, or a plain link. */
+      readonly authorizationUrl: URL;
+      /** The popup was blocked: show `authorizationUrl` as a link the user follows. */
+      readonly popupBlocked?: true;
+    }
+  | {
+      /** Another tab or instance runs the flow for this server; this one waits for its tokens. */
+      readonly elsewhere: true;
+    };
 
 /** Options of {@link AuthorizationGate}. */
 export interface AuthorizationGateOptions {

@@ -1,7 +1,9 @@
 import type { OAuthOptions } from '../auth/options.js';
 import type { ClientOptions } from '../client/options.js';
 import type { StreamableHttpTransportOptions } from '../transport/http/options.js';
+import type { AuthorizationGateOptions } from './authorization-gate.js';
 import type { ConnectionEvent } from './connection-state.js';
+import type { PendingQueueOptions } from './pending-queue.js';
 import type { Store } from './store.js';
 
 /** `ReconnectOptions.maxAttempts` unless given. */
@@ -78,9 +80,24 @@ export interface ConnectionOptions {
   /**
    * Options of the `OAuthProvider` made when the config says `oauth: true`. Its
    * store defaults to the connection's `store` under `<prefix>oauth:` (memory
-   * without one), so tokens persist beside the session.
+   * without one), so tokens persist beside the session. `authorize` is the
+   * app's handler (`popupAuthorize()`, …): the connection never calls it on its
+   * own, only from `connection.authorize()`, which the app calls from a user
+   * gesture. Meanwhile the connection waits in `authorizing`.
    */
   readonly oauth?: OAuthOptions;
+  /**
+   * How an authorization waits for the user (`AuthorizationGate`): `lock`, so
+   * two tabs or instances never both run a flow for this server (`WebFlowLock`
+   * in browsers), and `timeout` (default 10 minutes).
+   */
+  readonly authorization?: Omit<AuthorizationGateOptions, 'handler' | 'onChange'>;
+  /**
+   * Server requests waiting for the user (`snapshot.pending`): elicitation and
+   * sampling, unless the app gave its own handler in `client` (default on,
+   * `maxPending` 8). `false` declares neither capability, so servers send none.
+   */
+  readonly pending?: false | Omit<PendingQueueOptions, 'onChange' | 'onEvent'>;
   /**
    * Where the session snapshot (`<prefix>session:<name>`) and the era verdict
    * (`<prefix>era:<server>`) are kept, so a new page, Worker invocation or
@@ -93,8 +110,9 @@ export interface ConnectionOptions {
   readonly reconnect?: ReconnectOptions;
   /**
    * Longest one connection attempt may take (handshake or resume, and the first
-   * listing of tools), in ms (default 30000). The time spent `authorizing`
-   * (waiting for the user) is not counted.
+   * listing of tools), in ms (default 30000). While the attempt is
+   * `authorizing` (waiting for the user) the clock stops; it starts again from
+   * zero when the user is done.
    */
   readonly connectTimeout?: number;
   /** Ping the server at an interval while ready (off unless given). */

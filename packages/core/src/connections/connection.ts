@@ -1,5 +1,4 @@
 import { OAuthProvider } from '../auth/oauth-provider.js';
-import type { OAuthStore } from '../auth/store.js';
 import { Client } from '../client/client.js';
 import {
   type CallOptions,
@@ -14,6 +13,7 @@ import type { ToolResult } from '../protocol/tools.js';
 import { StreamableHttpTransport } from '../transport/http/streamable-http-transport.js';
 import { type Transport, transportHooks } from '../transport/transport.js';
 import { MAX_TIMER, timerDelay } from '../util/timers.js';
+import { AuthorizationGate } from './authorization-gate.js';
 import { ConnectionError } from './connection-error.js';
 import {
   type ConnectionOptions,
@@ -30,10 +30,11 @@ import {
 import type { ConnectionEvent, ConnectionSnapshot, ConnectionState } from './connection-state.js';
 import { failureKind } from './failure-kind.js';
 import { KeptLists, type ListsHost } from './kept-lists.js';
+import { PendingQueue } from './pending-queue.js';
 import { PersistedSession } from './persisted-session.js';
+import { prefixedStore } from './prefixed-store.js';
 import { ReconnectBudget } from './reconnect-budget.js';
 import { checkServerConfig, type ServerConfig } from './server-config.js';
-import type { Store } from './store.js';
 import { watchedTransport } from './watched-transport.js';
 
 /** Hears each event of a connection; a `() => void` fits too (`useSyncExternalStore`'s callback). */
@@ -85,6 +86,12 @@ export class Connection {
   readonly #health: { readonly intervalMs: number; readonly timeoutMs: number } | undefined;
   readonly #persisted: PersistedSession | undefined;
   readonly #auth: OAuthProvider | undefined;
+  /** Holds an authorization for the user's gesture (with `oauth.authorize`). */
+  readonly #gate: AuthorizationGate | undefined;
+  /** Server requests waiting for the user, unless `pending: false`. */
+  readonly #queue: PendingQueue | undefined;
+  /** The state to go back to when the user is done authorizing: `connecting` (its attempt) or `ready`. */
+  #beforeAuthorizing: ConnectionState | undefined;
   readonly #listeners = new Set<ConnectionListener>();
   /** Each called at the next state that settles a wait: ready, failed or closed. */
   readonly #waiters = new Set<(state: ConnectionState) => void>();
@@ -136,10 +143,26 @@ export class Connection {
     const prefix = options.prefix ?? DEFAULT_PREFIX;
     if (store) this.#persisted = new PersistedSession(store, prefix, config.name, (error) => this.#warn(error));
     if (config.oauth) {
-      const oauthStore = options.oauth?.store ?? (store && prefixedOAuthStore(store, `${prefix}oauth:`));
-      // Integration point (AuthorizationGate, connections/authorization-gate.ts): its handler goes here, so the
-      // flow parks in `authorizing` until the app calls `authorize()` from a user gesture.
-      this.#auth = new OAuthProvider({ ...options.oauth, ...(oauthStore && { store: oauthStore }) });
+      const oauthStore = options.oauth?.store ?? (store && prefixedStore(store, `${prefix}oauth:`));
+      const handler = options.oauth?.authorize;
+      // The provider gets the gate's handler, which parks the flow: the app's runs only from `authorize()`.
+      const gate =
+        handler &&
+        new AuthorizationGate({ ...options.authorization, handler, onChange: () => this.#authorizationChanged() });
+      this.#gate = gate;
+      this.#auth = new OAuthProvider({
+        ...options.oauth,
+        ...(oauthStore && { store: oauthStore }),
+        ...(gate && { authorize: gate.handler }),
+      });
+    }
+    if (options.pending !== false) {
+      const queue = new PendingQueue({
+        ...options.pending,
+        onChange: () => this.#update({ pending: queue.items }),
+        onEvent: (event) => this.#emit(event),
+      });
+      this.#queue = queue;
     }
     const { lists } = options;
     this.#snapshot = Object.freeze({
@@ -162,24 +185,27 @@ export class Connection {
     return this.#config;
   }
 
-  /** The connection as it is now: the same object until something in it changes. */
-  getSnapshot(): ConnectionSnapshot {
-    return this.#snapshot;
-  }
+  /**
+   * The connection as it is now: the same object until something in it
+   * changes. Bound to the connection, so it can be passed on as it is
+   * (`useSyncExternalStore(connection.subscribe, connection.getSnapshot)`).
+   */
+  readonly getSnapshot = (): ConnectionSnapshot => this.#snapshot;
 
   /**
    * Calls `listener` with each event: state changes, list refreshes, pending
    * requests, health checks. Returns the function that stops it. A listener
-   * that throws is reported to `client.onError` and stops nothing else.
+   * that throws is reported to `client.onError` and stops nothing else. Bound
+   * to the connection, as `getSnapshot` is.
    */
-  subscribe(listener: ConnectionListener): () => void {
+  readonly subscribe = (listener: ConnectionListener): (() => void) => {
     // A wrapper per call, so subscribing the same function twice needs two unsubscribes.
     const entry: ConnectionListener = (event) => listener(event);
     this.#listeners.add(entry);
     return () => {
       this.#listeners.delete(entry);
     };
-  }
+  };
 
   /**
    * The live `Client` while `ready`, for what the connection does not wrap.
@@ -190,6 +216,27 @@ export class Connection {
     const live = this.#live;
     if (this.#snapshot.state.status === 'ready' && live) return live.client;
     throw this.#unavailable();
+  }
+
+  /**
+   * Runs the app's `oauth.authorize` handler with the authorization URL the
+   * connection waits on (`authorizing`), synchronously, before this returns:
+   * call it from the user's click, since browsers open popups only there. A
+   * blocked popup leaves the URL in the state (`popupBlocked`) for a plain
+   * link. Resolves when the handler settled, never rejects; does nothing when
+   * no authorization waits.
+   */
+  authorize(): Promise<void> {
+    return this.#gate?.authorize() ?? Promise.resolve();
+  }
+
+  /**
+   * Completes the waiting authorization with the URL its callback page was
+   * opened with (the plain-link path, once that page hands its URL over): true
+   * when it was this connection's flow.
+   */
+  completeAuthorization(callbackUrl: string | URL): boolean {
+    return this.#gate?.complete(callbackUrl) ?? false;
   }
 
   /**
@@ -263,7 +310,9 @@ export class Connection {
     this.#clearTimer();
     live?.lists?.close();
     this.#setState(CLOSED);
-    // Integration point (PendingQueue, connections/pending-queue.ts): close it here, withdrawing what waits.
+    // After the state: a gate or queue emptying now must not look like a way back to `connecting`.
+    this.#gate?.close();
+    this.#queue?.close(new ConnectionError('closed', `${this.name}: the connection was closed`));
     await live?.client.close();
     if (!keepSession) await this.#forgetSession();
   }
@@ -274,16 +323,51 @@ export class Connection {
     const controller = new AbortController();
     this.#attempt = controller;
     this.#setState({ status: 'connecting', attempt });
-    this.#clearDeadline();
-    // A timer only for a finite bound: Infinity means the attempt waits as long as the server takes.
-    if (this.#connectTimeout !== Infinity) {
-      const timeout = this.#connectTimeout;
-      this.#deadline = setTimeout(() => {
-        const message = `${this.name}: connecting took longer than ${timeout} ms (connectTimeout)`;
-        controller.abort(new DOMException(message, 'TimeoutError'));
-      }, timerDelay(timeout));
-    }
+    this.#armDeadline(controller);
     void this.#run(generation, controller.signal, true);
+  }
+
+  /** Ends the attempt of `controller` after `connectTimeout` (none when Infinity: it waits as long as the server takes). */
+  #armDeadline(controller: AbortController): void {
+    this.#clearDeadline();
+    const timeout = this.#connectTimeout;
+    if (timeout === Infinity) return;
+    this.#deadline = setTimeout(() => {
+      const message = `${this.name}: connecting took longer than ${timeout} ms (connectTimeout)`;
+      controller.abort(new DOMException(message, 'TimeoutError'));
+    }, timerDelay(timeout));
+  }
+
+  /**
+   * The gate shows an authorization for the user, or stopped showing one: the
+   * connection waits in `authorizing` meanwhile, its attempt's clock stopped,
+   * then goes back to where it was (`connecting`, or `ready` for a step-up).
+   */
+  #authorizationChanged(): void {
+    const shown = this.#gate?.state;
+    const state = this.#snapshot.state;
+    if (shown) {
+      if (state.status === 'connecting' || state.status === 'ready') {
+        this.#beforeAuthorizing = state;
+        this.#clearDeadline();
+      } else if (state.status !== 'authorizing') {
+        return;
+      }
+      this.#setState(
+        'authorizationUrl' in shown
+          ? {
+              status: 'authorizing',
+              authorizationUrl: shown.authorizationUrl,
+              ...(shown.popupBlocked && { popupBlocked: true }),
+            }
+          : { status: 'authorizing', elsewhere: true },
+      );
+    } else if (state.status === 'authorizing') {
+      const back = this.#beforeAuthorizing ?? READY;
+      this.#beforeAuthorizing = undefined;
+      if (back.status === 'connecting' && this.#attempt) this.#armDeadline(this.#attempt);
+      this.#setState(back);
+    }
   }
 
   /** One attempt, to its end: `ready`, or the failure sorted (reconnect, fail). Never rejects. */
@@ -308,9 +392,12 @@ export class Connection {
       await live.lists.start(signal);
       await this.#saveSession(live);
       if (generation !== this.#generation) return;
+      this.#gate?.done();
       this.#becameReady(live);
     } catch (error) {
       if (generation !== this.#generation) return;
+      // However the attempt ended, other tabs waiting on its authorization may go on.
+      this.#gate?.done();
       this.#live = undefined;
       live?.lists?.close();
       void live?.client.close().catch(() => {});
@@ -352,9 +439,15 @@ export class Connection {
     });
   }
 
+  /** The queue's `elicitation` and `sampling` handlers, unless the app gave its own; the stored session and era. */
   #clientOptions(resume: SessionSnapshot | undefined, eraCache: EraCache | undefined): ClientOptions {
-    // Integration point (PendingQueue): its `elicitation` and `sampling` handlers go here unless the app gave its own.
-    return { ...this.#options.client, ...(resume && { resume }), ...(eraCache && { eraCache }) };
+    const queue = this.#queue;
+    return {
+      ...(queue && { elicitation: queue.elicitation, sampling: queue.sampling }),
+      ...this.#options.client,
+      ...(resume && { resume }),
+      ...(eraCache && { eraCache }),
+    };
   }
 
   #listsHost(generation: number): ListsHost {
@@ -398,7 +491,7 @@ export class Connection {
   /** Where a failure leads: a drop to the next attempt within the budget, anything else to `failed`. */
   #failure(error: unknown): void {
     const cause = error instanceof Error ? error : new Error(String(error));
-    // Integration point (AuthorizationGate): `authorize` failures go to `authorizing` once the gate is wired.
+    // What only the user can fix and the gate did not hold for them (no `oauth.authorize`, a denial) fails too.
     if (failureKind(cause) !== 'drop') {
       this.#setState({ status: 'failed', error: cause });
       return;
@@ -615,15 +708,3 @@ const IDLE: ConnectionState = Object.freeze({ status: 'idle' });
 const READY: ConnectionState = Object.freeze({ status: 'ready' });
 const CLOSED: ConnectionState = Object.freeze({ status: 'closed' });
 const EMPTY: readonly never[] = Object.freeze([]);
-
-/**
- * `store` seen through `prefix`, for the OAuthProvider's keys.
- * To be replaced by `prefixedStore` (connections/prefixed-store.ts) once it lands: the same thing.
- */
-function prefixedOAuthStore(store: Store, prefix: string): OAuthStore {
-  return {
-    get: (key) => store.get(prefix + key),
-    set: (key, value) => store.set(prefix + key, value),
-    delete: (key) => store.delete(prefix + key),
-  };
-}

@@ -28,7 +28,11 @@ const RETRYABLE_STATUS = new Set([404, 408, 429]);
 
 /** Sorts `error` into what the connection does next (see {@link FailureKind}). */
 export function failureKind(error: unknown): FailureKind {
-  if (error instanceof AuthError) return NEEDS_USER.has(error.code) ? 'authorize' : 'fatal';
+  if (error instanceof AuthError) {
+    // Another tab or instance signed in for this server: the next attempt uses the tokens it stored.
+    if (error.code === 'authorized_elsewhere') return 'drop';
+    return NEEDS_USER.has(error.code) ? 'authorize' : 'fatal';
+  }
   if (error instanceof HttpError) {
     if (error.status === 401) return 'authorize';
     return error.status >= 500 || RETRYABLE_STATUS.has(error.status) ? 'drop' : 'fatal';

@@ -3,8 +3,14 @@
  * with `release`), or another's (`released` settles when that holder lets go).
  */
 export type FlowTurn =
-  | { readonly held: true; readonly release: () => void }
   | {
+      /** This caller holds the key: it runs the flow. */
+      readonly held: true;
+      /** Lets the key go, waking the waiters; call it once the flow ended, however it ended. */
+      readonly release: () => void;
+    }
+  | {
+      /** Another holder has the key: wait for `released`, then retry. */
       readonly held: false;
       /**
        * Settles when the holder lets go, or vanishes (a tab closed). Rejects with

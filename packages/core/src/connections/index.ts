@@ -20,6 +20,8 @@ export type {
   ConnectionSnapshot,
   ConnectionState,
   ConnectionStatus,
+  ListError,
+  ListName,
 } from './connection-state.js';
 export { type FlowLock, type FlowTurn, MemoryFlowLock } from './flow-lock.js';
 export { DEFAULT_LEASE_MS, DEFAULT_LOCK_WAIT_MS, type LeaseOptions, leaseBounds } from './lease.js';

@@ -3,10 +3,9 @@ import type { Subscription } from '../client/listen/subscription.js';
 import type { Prompt } from '../protocol/prompts.js';
 import type { Resource } from '../protocol/resources.js';
 import type { Tool } from '../protocol/tools.js';
+import { MAX_TIMER } from '../util/timers.js';
+import type { ListName } from './connection-state.js';
 import { failureKind } from './failure-kind.js';
-
-/** A list a connection keeps current. */
-export type ListName = 'tools' | 'prompts' | 'resources';
 
 /** The items of each list. */
 export interface ListItems {
@@ -138,7 +137,8 @@ export class KeptLists {
 
   /** One listing; a drop is thrown when `first` (the attempt fails), reported otherwise. */
   async #list(list: ListName, signal: AbortSignal | undefined, first: boolean): Promise<void> {
-    const options = signal ? { signal } : undefined;
+    // The first listing is part of a connection attempt, which its own deadline bounds as a whole.
+    const options = signal ? { signal, timeout: MAX_TIMER, maxTotalTimeout: 0 } : undefined;
     try {
       const client = this.#client;
       if (list === 'tools') this.#host.listed(list, await client.listTools(options));

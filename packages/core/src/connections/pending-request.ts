@@ -34,7 +34,9 @@ interface PendingBase {
 
 /** An `elicitation/create` waiting for the user's answer. */
 export interface PendingElicitation extends PendingBase {
+  /** Tells the two kinds apart. */
   readonly kind: 'elicitation';
+  /** The request as the server sent it: the message, and the form's schema or the URL. */
   readonly params: ElicitRequestParams;
   /**
    * For a URL-mode elicitation with an `elicitationId` (2025-11-25): settles when
@@ -59,7 +61,9 @@ export interface PendingElicitation extends PendingBase {
 
 /** A `sampling/createMessage` waiting for the user's approval and the app's model. */
 export interface PendingSampling extends PendingBase {
+  /** Tells the two kinds apart. */
   readonly kind: 'sampling';
+  /** The request as the server sent it: the messages, and the preferences and limits for the model. */
   readonly params: CreateMessageRequestParams;
   /**
    * Answers with the model's result. One that is not a `CreateMessageResult`

@@ -1,22 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Connection, ConnectionError, type ConnectionEvent } from '../../src/connections/index.js';
-import { type HttpServers, startHttpServers, states } from './servers.js';
+import { states, useCleanup, useHttpServers } from './servers.js';
 
-let servers: HttpServers;
-beforeAll(async () => {
-  servers = await startHttpServers();
-});
-afterAll(async () => {
-  await servers.close();
-});
+const servers = useHttpServers();
+const cleanup = useCleanup();
 
 /** A connection to `path` on the modes server that logs its events. */
 function open(path: string, name = 'reference') {
   const events: ConnectionEvent[] = [];
   const connection = new Connection(
-    { name, url: `${servers.modes}${path}` },
+    { name, url: `${servers().modes}${path}` },
     { onEvent: (event) => events.push(event) },
   );
+  cleanup(() => connection.close());
   return { connection, events };
 }
 
@@ -59,6 +55,17 @@ describe('Connection', () => {
     expect(connection.getSnapshot()).toBe(ready);
     await connection.close();
     expect(connection.getSnapshot()).not.toBe(ready);
+  });
+
+  it('works with subscribe and getSnapshot taken off the connection, as useSyncExternalStore takes them', async () => {
+    const { connection } = open('/stateful');
+    const { subscribe, getSnapshot } = connection;
+    const seen: string[] = [];
+    const unsubscribe = subscribe(() => seen.push(getSnapshot().state.status));
+    await connection.connect();
+    unsubscribe();
+    // One call per event (the tool list came in while connecting too), each seeing the snapshot of its moment.
+    expect([...new Set(seen)]).toEqual(['connecting', 'ready']);
   });
 
   it('tells subscribers each event until they unsubscribe', async () => {

@@ -1,24 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Connection, type ConnectionEvent, type ConnectionOptions } from '../../src/connections/index.js';
-import { faultScenario, type HttpServers, startHttpServers } from './servers.js';
+import { faultScenario, useCleanup, useHttpServers } from './servers.js';
 
-let servers: HttpServers;
-beforeAll(async () => {
-  servers = await startHttpServers();
-});
-afterAll(async () => {
-  await servers.close();
-});
+const servers = useHttpServers();
 
-const opened: Connection[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((connection) => connection.close()));
-});
+const cleanup = useCleanup();
 
 function open(url: string, options: ConnectionOptions = {}) {
   const events: ConnectionEvent[] = [];
   const connection = new Connection({ name: 'lists', url }, { ...options, onEvent: (event) => events.push(event) });
-  opened.push(connection);
+  cleanup(() => connection.close());
   return { connection, events };
 }
 
@@ -44,7 +35,7 @@ describe.each([
   ['modern', '/v2?hub=lists'],
 ])('Connection lists (%s)', (era, path) => {
   it('keeps the tool list current when the server adds a tool (tools/list_changed)', async () => {
-    const { connection, events } = open(`${servers.modes}${path}`);
+    const { connection, events } = open(`${servers().modes}${path}`);
     await connection.connect();
     expect(connection.getSnapshot().era).toBe(era);
     const ready = connection.getSnapshot();
@@ -58,7 +49,7 @@ describe.each([
   });
 
   it('keeps prompts and resources when asked', async () => {
-    const { connection } = open(`${servers.modes}${path}`, { lists: { prompts: true, resources: true } });
+    const { connection } = open(`${servers().modes}${path}`, { lists: { prompts: true, resources: true } });
     await connection.connect();
     const snapshot = connection.getSnapshot();
     expect(snapshot.prompts?.length).toBeGreaterThan(0);
@@ -68,7 +59,7 @@ describe.each([
 
 describe('Connection lists', () => {
   it('leaves out lists not asked for, and lists the server does not declare', async () => {
-    const { connection } = open(`${servers.modes}/stateful?profile=minimal`, { lists: { prompts: true } });
+    const { connection } = open(`${servers().modes}/stateful?profile=minimal`, { lists: { prompts: true } });
     await connection.connect();
     const snapshot = connection.getSnapshot();
     expect(snapshot.tools.map((tool) => tool.name)).toEqual(['echo']);
@@ -78,7 +69,7 @@ describe('Connection lists', () => {
   });
 
   it('stays ready when listing fails, with the failure in the snapshot and the log', async () => {
-    const broken = await faultScenario(servers.faults, {
+    const broken = await faultScenario(servers().faults, {
       rules: [{ match: { method: 'tools/list' }, action: { type: 'malformed', kind: 'not-jsonrpc' } }],
     });
     const { connection, events } = open(broken.mcp);

@@ -1,30 +1,21 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Connection, type ConnectionEvent, MemoryStore, type Store } from '../../src/connections/index.js';
-import { type HttpServers, type RecordingProxy, startHttpServers, startRecordingProxy } from './servers.js';
+import { type RecordingProxy, startRecordingProxy, useCleanup, useHttpServers } from './servers.js';
 
-let servers: HttpServers;
-beforeAll(async () => {
-  servers = await startHttpServers();
-});
-afterAll(async () => {
-  await servers.close();
-});
+const servers = useHttpServers();
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const stop of cleanup.splice(0).reverse()) await stop().catch(() => {});
-});
+const cleanup = useCleanup();
 
 async function proxyTo(path: string): Promise<RecordingProxy> {
-  const proxy = await startRecordingProxy(`${servers.modes}${path}`);
-  cleanup.push(() => proxy.close());
+  const proxy = await startRecordingProxy(`${servers().modes}${path}`);
+  cleanup(() => proxy.close());
   return proxy;
 }
 
 /** A connection as a new page or process would make it: nothing shared with the last but the store. */
 function open(url: string, store: Store, events: ConnectionEvent[] = []): Connection {
   const connection = new Connection({ name: 'notes', url }, { store, onEvent: (event) => events.push(event) });
-  cleanup.push(() => connection.close());
+  cleanup(() => connection.close());
   return connection;
 }
 

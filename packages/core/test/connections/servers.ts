@@ -5,6 +5,7 @@
  * recording proxy, which counts each JSON-RPC method at the server's door.
  */
 import { createConnection, createServer, type Socket } from 'node:net';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 // @ts-expect-error test-servers/http is plain JS without declarations
 import { startHttpServers as startHttpServersJs } from '../../../../test-servers/http/serve.mjs';
 import type { ConnectionEvent, ConnectionState } from '../../src/connections/index.js';
@@ -24,6 +25,30 @@ export interface HttpServers {
 
 /** Starts the HTTP test servers; `port` puts the modes server on a port a stopped one used. */
 export const startHttpServers: (options?: { port?: number }) => Promise<HttpServers> = startHttpServersJs;
+
+/** Starts the HTTP test servers for the file (beforeAll) and stops them after it; the getter throws before then. */
+export function useHttpServers(): () => HttpServers {
+  let started: HttpServers | undefined;
+  beforeAll(async () => {
+    started = await startHttpServers();
+  });
+  afterAll(() => started?.close());
+  return () => {
+    if (!started) throw new Error('the HTTP test servers are not started yet');
+    return started;
+  };
+}
+
+/** Registers what stops something a test started; after each test they run, newest first, whatever happened. */
+export function useCleanup(): (stop: () => Promise<unknown>) => void {
+  const stops: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const stop of stops.splice(0).reverse()) await stop().catch(() => {});
+  });
+  return (stop) => {
+    stops.push(stop);
+  };
+}
 
 /** The port of a URL. */
 export function portOf(url: string): number {

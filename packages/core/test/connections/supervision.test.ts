@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Connection, type ConnectionEvent, type ConnectionOptions } from '../../src/connections/index.js';
 import {
   type Cable,
@@ -10,17 +10,15 @@ import {
   startHttpServers,
   startRecordingProxy,
   states,
+  useCleanup,
 } from './servers.js';
 
 /** Everything a test started, stopped after it whatever happened. */
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const stop of cleanup.splice(0).reverse()) await stop().catch(() => {});
-});
+const cleanup = useCleanup();
 
 async function servers(port?: number): Promise<HttpServers> {
   const started = await startHttpServers(port === undefined ? {} : { port });
-  cleanup.push(() => started.close());
+  cleanup(() => started.close());
   return started;
 }
 
@@ -33,7 +31,7 @@ function open(url: string, options: ConnectionOptions = {}) {
     { name: 'server', url },
     { ...options, onEvent: (event) => events.push(event), reconnect: { ...quick, ...options.reconnect } },
   );
-  cleanup.push(() => connection.close());
+  cleanup(() => connection.close());
   return { connection, events };
 }
 
@@ -64,9 +62,9 @@ describe('Connection supervision', () => {
   it('resumes the same session after a network drop, with no new handshake', async () => {
     const started = await servers();
     const proxy = await startRecordingProxy(`${started.modes}/stateful`);
-    cleanup.push(() => proxy.close());
+    cleanup(() => proxy.close());
     const cable = await startCable(proxy.url);
-    cleanup.push(() => cable.close());
+    cleanup(() => cable.close());
     const { connection, events } = open(`${cable.origin}/`, {
       healthCheck: { intervalMs: 50, timeoutMs: 1000 },
       reconnect: { maxAttempts: 100 },
@@ -86,7 +84,7 @@ describe('Connection supervision', () => {
   it('renews a session the server expired (404) without leaving ready, and stores the new one', async () => {
     const started = await servers();
     const proxy = await startRecordingProxy(`${started.modes}/stateful`);
-    cleanup.push(() => proxy.close());
+    cleanup(() => proxy.close());
     const { MemoryStore } = await import('../../src/connections/index.js');
     const store = new MemoryStore();
     const { connection, events } = open(proxy.url, { store });

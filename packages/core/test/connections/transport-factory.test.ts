@@ -1,18 +1,15 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 // @ts-expect-error test-servers/ is plain JS without declarations
 import { serveInProcess } from '../../../../test-servers/in-process.mjs';
 import { Connection, type ConnectionEvent } from '../../src/connections/index.js';
 import { MemoryTransport } from '../../src/index.js';
-import { states } from './servers.js';
+import { states, useCleanup } from './servers.js';
 
 interface InProcessServer {
   close(): Promise<void>;
 }
 
-const opened: Connection[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((connection) => connection.close()));
-});
+const cleanup = useCleanup();
 
 /** A connection whose config makes a fresh in-process reference server for each attempt, as a stdio command would. */
 function openInProcess() {
@@ -29,7 +26,7 @@ function openInProcess() {
     },
     { onEvent: (event) => events.push(event), reconnect: { baseDelayMs: 10, maxDelayMs: 50 } },
   );
-  opened.push(connection);
+  cleanup(() => connection.close());
   return { connection, events, started };
 }
 
