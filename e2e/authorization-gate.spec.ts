@@ -136,14 +136,20 @@ test('two tabs, one server: one shows the URL, the other elsewhere, and it conne
   expect(redemptions).toHaveLength(1);
 });
 
-/** In `page`: blocked popup, the user clicks sign-in, and the gate leaves the URL for a link. */
-async function blockedAt(page: Page): Promise<string> {
+/**
+ * A page of its own, signing in to a new scenario's server with popups blocked: the user clicked sign-in,
+ * and the gate leaves the URL for a plain link.
+ */
+async function waitingOnLink(context: BrowserContext) {
+  const scenario = await servers.createScenario();
+  const page = await context.newPage();
+  await setUp(page, scenario.info().mcp, { blockPopups: true });
   await until(page, "t.states.includes('url')");
   await page.click('#sign-in');
   await until(page, "t.states.includes('blocked')");
   const { url, status } = await read(page);
   expect(status).toBe('connecting');
-  return url ?? '';
+  return { scenario, page, url: url ?? '' };
 }
 
 /** The user follows `url` in a tab of its own; the callback page lands there with no opener and hands its URL over. */
@@ -158,10 +164,7 @@ async function followLink(context: BrowserContext, url: string): Promise<Page> {
 test('a blocked popup leaves the URL for a plain link, and the link’s callback page hands its URL back', async ({
   context,
 }) => {
-  const scenario = await servers.createScenario();
-  const page = await context.newPage();
-  await setUp(page, scenario.info().mcp, { blockPopups: true });
-  const url = await blockedAt(page);
+  const { scenario, page, url } = await waitingOnLink(context);
   expect(url).toBe(new URL(url).href);
 
   await followLink(context, url);
@@ -171,11 +174,8 @@ test('a blocked popup leaves the URL for a plain link, and the link’s callback
 });
 
 test('two tabs waiting on links: each callback completes only the tab whose flow it answers', async ({ context }) => {
-  const [a, b] = [await servers.createScenario(), await servers.createScenario()];
-  const [pageA, pageB] = [await context.newPage(), await context.newPage()];
-  await setUp(pageA, a.info().mcp, { blockPopups: true });
-  await setUp(pageB, b.info().mcp, { blockPopups: true });
-  const [urlA, urlB] = [await blockedAt(pageA), await blockedAt(pageB)];
+  const { scenario: a, page: pageA, url: urlA } = await waitingOnLink(context);
+  const { scenario: b, page: pageB, url: urlB } = await waitingOnLink(context);
 
   await followLink(context, urlA);
   await until(pageA, "t.status === 'ready'");
@@ -193,10 +193,7 @@ test('two tabs waiting on links: each callback completes only the tab whose flow
 test('the hand-off takes only a callback URL of the page’s origin within MAX_CALLBACK_URL_LENGTH', async ({
   context,
 }) => {
-  const scenario = await servers.createScenario();
-  const page = await context.newPage();
-  await setUp(page, scenario.info().mcp, { blockPopups: true });
-  const url = await blockedAt(page);
+  const { page, url } = await waitingOnLink(context);
   const state = new URL(url).searchParams.get('state') ?? '';
   const callback = new URL(CALLBACK, page.url());
   callback.search = new URLSearchParams({ code: 'forged', state }).toString();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryOAuthStore, OAuthProvider, type OAuthStore } from '../../src/index.js';
-import { approve, REDIRECT_URI, useAuthServers } from './auth-scenarios.js';
+import { MemoryOAuthStore, OAuthProvider } from '../../src/index.js';
+import { approvingProvider as provider, REDIRECT_URI, useAuthServers } from './auth-scenarios.js';
 
 /**
  * Several providers (tabs, Workers, processes) signing in through one store
@@ -11,21 +11,8 @@ import { approve, REDIRECT_URI, useAuthServers } from './auth-scenarios.js';
  */
 const bed = useAuthServers();
 
-/** A provider on `store` whose user approves at once, counting the times it was asked. */
-function provider(store: OAuthStore): { auth: OAuthProvider; authorizations: () => number } {
-  let count = 0;
-  const auth = new OAuthProvider({
-    store,
-    redirectUri: REDIRECT_URI,
-    authorize: (url) => {
-      count++;
-      return approve(url);
-    },
-  });
-  return { auth, authorizations: () => count };
-}
-
-async function scenarioWithRefresh() {
+/** A new scenario (DCR, rotating refresh tokens), its tokens' store key, and its AS requests to a path. */
+async function newScenario() {
   const scenario = await bed.servers().createScenario();
   const { mcp, issuer } = scenario.info();
   const asRequests = (path: string) =>
@@ -36,7 +23,7 @@ async function scenarioWithRefresh() {
 describe('client registration across providers sharing one store', () => {
   it('two providers signing in at the same moment register one client, and both refresh with it later', async () => {
     const store = new MemoryOAuthStore();
-    const { scenario, mcp, issuer, tokensKey, asRequests } = await scenarioWithRefresh();
+    const { scenario, mcp, issuer, tokensKey, asRequests } = await newScenario();
     const [a, b] = [provider(store), provider(store)];
 
     await Promise.all([bed.connect(mcp, a.auth), bed.connect(mcp, b.auth)]);
@@ -70,7 +57,7 @@ describe('client registration across providers sharing one store', () => {
 
   it('a refresh token whose client is no longer stored is never sent: it is dropped and the user signs in once, with the stored client', async () => {
     const store = new MemoryOAuthStore();
-    const { scenario, mcp, issuer, tokensKey, asRequests } = await scenarioWithRefresh();
+    const { scenario, mcp, issuer, tokensKey, asRequests } = await newScenario();
     await bed.connect(mcp, provider(store).auth);
     const first = (await store.get(tokensKey)) as { client_id: string; refresh_token: string };
     // Another instance registered again (a store without update, racing) and its client replaced ours.
