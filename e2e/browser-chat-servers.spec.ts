@@ -124,7 +124,7 @@ test.describe('sign-in', () => {
     // The user follows the link: the sign-in page, then the callback, in a tab of their own with no opener.
     const [tab] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
     await tab.waitForURL((landed) => landed.pathname === '/callback.html' && landed.searchParams.has('code'));
-    await expect(tab.locator('body')).toContainText('go back');
+    await expect(tab.locator('body')).toContainText('go back to the chat');
     await expectStatus(page, 'reference', 'ready');
     await send(page, 'echo, please');
     await expect(page.locator('.entry.assistant').last()).toHaveText(/^The tool said: .*still here/);

@@ -1,4 +1,4 @@
-import { LocalStorageStore, popupAuthorize, WebFlowLock } from '@mcp/core/browser';
+import { LocalStorageStore, listenForAuthorizationResponses, popupAuthorize, WebFlowLock } from '@mcp/core/browser';
 import { ConnectionError, type ConnectionEvent, Servers } from '@mcp/core/connections';
 
 /** What the panel lists under the servers: what the set worked around, in words. */
@@ -10,11 +10,14 @@ export type Notice = (message: string) => void;
  * sessions without a handshake. Every server may ask the user to sign in
  * (`oauth: true` in `addServer`): the set then waits in `authorizing` until the
  * user clicks Sign in, whose click opens the popup. Two tabs never both run a
- * sign-in for one server (Web Locks). Elicitation and sampling requests wait in
- * each server's `snapshot.pending` for the page to answer them.
+ * sign-in for one server (Web Locks). When the popup is blocked and the user
+ * follows the link instead, the callback page hands its URL back over the
+ * origin's BroadcastChannel, and the server waiting for it completes. A ping
+ * every 30 s finds a dropped network before the next call does. Elicitation
+ * and sampling requests wait in each server's `snapshot.pending` for the page.
  */
-export function openServers(notice: Notice): Promise<Servers> {
-  return Servers.open({
+export async function openServers(notice: Notice): Promise<Servers> {
+  const servers = await Servers.open({
     store: new LocalStorageStore(),
     connection: {
       client: { clientInfo: { name: 'mcp-browser-chat', version: '0.2.0' } },
@@ -24,6 +27,7 @@ export function openServers(notice: Notice): Promise<Servers> {
         clientMetadata: { client_name: 'MCP browser chat' },
       },
       authorization: { lock: new WebFlowLock() },
+      healthCheck: {},
     },
     // A stored config or session another script damaged is skipped or replaced; the user is told.
     onError: (error) => notice(error.message),
@@ -31,6 +35,11 @@ export function openServers(notice: Notice): Promise<Servers> {
       if (event.type === 'warning') notice(`${name}: ${event.error.message}`);
     },
   });
+  // Each connection takes only the callback of its own flow (its `state`): every one may be offered every URL.
+  listenForAuthorizationResponses((url) => {
+    for (const connection of servers.list()) connection.completeAuthorization(url);
+  });
+  return servers;
 }
 
 /**
