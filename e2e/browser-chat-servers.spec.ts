@@ -130,6 +130,31 @@ test.describe('sign-in', () => {
     await expect(page.locator('.entry.assistant').last()).toHaveText(/^The tool said: .*still here/);
     expect(scenario.stats().requests.filter((request) => request.path === '/oauth/authorize')).toHaveLength(1);
   });
+
+  test('two tabs, one server: the second waits for the sign-in the first runs, and both end ready with one sign-in', async ({
+    context,
+  }) => {
+    const scenario = await auth.createScenario();
+    const first = await context.newPage();
+    await openChat(first, model, ECHO_SCRIPT, scenario.info().mcp);
+    await expectStatus(first, 'reference', 'authorizing');
+    await expect(serverEntry(first, 'reference').getByRole('button', { name: 'Sign in' })).toBeVisible();
+
+    // The second tab restores the same server from localStorage; the first one holds its sign-in.
+    const second = await context.newPage();
+    await second.goto(`${BROWSER_CHAT_URL}/`);
+    await expectStatus(second, 'reference', 'authorizing');
+    await expect(serverEntry(second, 'reference')).toContainText('Signing in in another tab');
+    await expect(serverEntry(second, 'reference').getByRole('button', { name: 'Sign in' })).toHaveCount(0);
+
+    const popup = context.waitForEvent('page');
+    await serverEntry(first, 'reference').getByRole('button', { name: 'Sign in' }).click();
+    await popup;
+    await expectStatus(first, 'reference', 'ready');
+    // The second tab connects with the tokens the first one stored: it never showed a sign-in of its own.
+    await expectStatus(second, 'reference', 'ready');
+    expect(scenario.stats().requests.filter((request) => request.path === '/oauth/authorize')).toHaveLength(1);
+  });
 });
 
 test.describe('what a user or another script puts in', () => {
