@@ -34,9 +34,13 @@ function modelSettings(): ModelSettings {
   return { baseURL: field('baseURL'), apiKey: field('apiKey'), modelId: field('modelId') };
 }
 
+/** Notices kept on the page: the newest, so a store that fails at every save cannot grow the page without end. */
+const MAX_NOTICES = 20;
+
 /** Tells the user what the set worked around: a damaged stored server, a stored session it could not use. */
 function notice(message: string): void {
   notices.append(el('li', { role: 'alert' }, message));
+  while (notices.children.length > MAX_NOTICES) notices.firstElementChild?.remove();
 }
 
 const servers = await openServers(notice).catch((error: unknown) => {
@@ -45,7 +49,10 @@ const servers = await openServers(notice).catch((error: unknown) => {
 });
 
 if (servers) {
-  const panel = new ServerPanel(serverList, servers, (connection) => void remove(connection));
+  const panel = new ServerPanel(serverList, servers, (connection) => {
+    // The store may refuse to forget it (Web Storage disabled): the user is told, nothing else breaks.
+    remove(connection).catch((error: unknown) => notice(`${connection.name}: ${describeError(error)}`));
+  });
   const showPending = pendingRequests(() => modelFrom(modelSettings()));
   const render = (snapshot: ServersSnapshot) => {
     panel.render(snapshot.servers);

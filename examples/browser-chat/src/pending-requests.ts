@@ -21,8 +21,9 @@ export function pendingRequests(model: () => { model: LanguageModel; id: string 
         else if (request.params.mode !== 'url') {
           askUser(request as typeof request & { params: ElicitRequestFormParams }, server.name);
         } else {
-          // This example opens no links for servers (see README).
-          request.decline();
+          // This example opens no links for servers (see README). Declined after this render: the answer
+          // changes the snapshot, whose listeners must not run again inside this one.
+          queueMicrotask(() => request.decline());
           transcript.add(el('p', { class: 'entry note' }, `${server.name} asked to open a web page; declined.`));
         }
       }

@@ -64,14 +64,19 @@ export function approveSampling(
   });
   approveButton.addEventListener('click', () => {
     close('Approved: asking the model…');
-    void answer(pending, model()).then(
-      (text) => transcript.add(el('p', { class: 'entry note' }, 'The model answered the server: ', el('q', {}, text))),
-      (error: unknown) => {
-        // The queue has no way to send the model's failure as such; the server reads a refusal.
-        pending.cancel();
-        status.textContent = pending.signal.aborted ? 'Withdrawn.' : `The model failed: ${describeError(error)}`;
-      },
-    );
+    // model() reads the settings form, which may not make a model: that too is a failure shown here.
+    void Promise.resolve()
+      .then(() => answer(pending, model()))
+      .then(
+        (text) =>
+          transcript.add(el('p', { class: 'entry note' }, 'The model answered the server: ', el('q', {}, text))),
+        (error: unknown) => {
+          const withdrawn = pending.signal.aborted;
+          // The queue has no way to send the model's failure as such; the server reads a refusal.
+          pending.cancel();
+          status.textContent = withdrawn ? 'Withdrawn.' : `The model failed: ${describeError(error)}`;
+        },
+      );
   });
 }
 
