@@ -1,10 +1,10 @@
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { type AuthScenario, type AuthServers, startAuthServers } from '../test-servers/auth/serve.mjs';
 import { expect, test } from './fixtures.js';
 
 // AuthorizationGate (@mcp/core/connections) with WebFlowLock and LocalStorageOAuthStore (@mcp/core/browser),
 // built, in real Chromium: two tabs of one origin sign in to one server with one flow, and a blocked popup
-// leaves a plain link.
+// leaves a plain link, whose callback page hands its URL back over the origin's BroadcastChannel.
 
 const PAGE = '/runtimes/browser/scenarios.html';
 const CALLBACK = '/examples/oauth-browser/callback.html';
@@ -19,7 +19,8 @@ interface GateTest {
   attempts: number;
   /** The URL the gate shows, when it shows one. */
   url?: string;
-  complete(callbackUrl: string): boolean;
+  /** What `complete()` said for each URL the hand-off listener received. */
+  handoffs: boolean[];
 }
 
 let servers: AuthServers;
@@ -39,14 +40,14 @@ async function setUp(page: Page, mcp: string, options: { blockPopups?: boolean }
   await page.evaluate(
     async ({ mcp, redirectUri, blockPopups }) => {
       const { AuthorizationGate } = await import('/packages/core/dist/bundle/connections.js' as string);
-      const { LocalStorageOAuthStore, popupAuthorize, WebFlowLock } = await import(
+      const { listenForAuthorizationResponses, LocalStorageOAuthStore, popupAuthorize, WebFlowLock } = await import(
         '/packages/core/dist/bundle/browser.js' as string
       );
       const { Client, OAuthProvider, StreamableHttpTransport } = await import(
         '/packages/core/dist/bundle/index.js' as string
       );
       if (blockPopups) window.open = () => null;
-      const record: Omit<GateTest, 'complete'> = { states: [], status: 'connecting', attempts: 0 };
+      const record: GateTest = { states: [], status: 'connecting', attempts: 0, handoffs: [] };
       const gate = new AuthorizationGate({
         handler: popupAuthorize(),
         lock: new WebFlowLock(),
@@ -69,9 +70,9 @@ async function setUp(page: Page, mcp: string, options: { blockPopups?: boolean }
       button.textContent = 'Sign in';
       button.addEventListener('click', () => void gate.authorize());
       document.body.append(button);
-      (window as unknown as { gateTest: GateTest }).gateTest = Object.assign(record, {
-        complete: (url: string) => gate.complete(url),
-      });
+      // The plain link's callback page, in a tab of its own, hands its URL over here.
+      listenForAuthorizationResponses((url: string) => record.handoffs.push(gate.complete(url)));
+      (window as unknown as { gateTest: GateTest }).gateTest = record;
       void (async () => {
         for (;;) {
           record.attempts++;
@@ -135,9 +136,11 @@ test('two tabs, one server: one shows the URL, the other elsewhere, and it conne
   expect(redemptions).toHaveLength(1);
 });
 
-test('a blocked popup leaves the URL for a plain link, and the link’s callback completes the sign-in', async ({
-  context,
-}) => {
+/**
+ * A page of its own, signing in to a new scenario's server with popups blocked: the user clicked sign-in,
+ * and the gate leaves the URL for a plain link.
+ */
+async function waitingOnLink(context: BrowserContext) {
   const scenario = await servers.createScenario();
   const page = await context.newPage();
   await setUp(page, scenario.info().mcp, { blockPopups: true });
@@ -146,19 +149,89 @@ test('a blocked popup leaves the URL for a plain link, and the link’s callback
   await until(page, "t.states.includes('blocked')");
   const { url, status } = await read(page);
   expect(status).toBe('connecting');
-  expect(url).toBe(new URL(url ?? '').href);
+  return { scenario, page, url: url ?? '' };
+}
 
-  // The user follows the link in a tab of its own; the callback page lands there with no opener.
+/** The user follows `url` in a tab of its own; the callback page lands there with no opener and hands its URL over. */
+async function followLink(context: BrowserContext, url: string): Promise<Page> {
   const tab = await context.newPage();
-  await tab.goto(url ?? '');
+  await tab.goto(url);
   await tab.waitForURL((landed) => landed.pathname === CALLBACK && landed.searchParams.has('code'));
   await expect(tab.locator('body')).toContainText('started in another window');
-  const completed = await page.evaluate(
-    (callback) => (window as unknown as { gateTest: GateTest }).gateTest.complete(callback),
-    tab.url(),
-  );
-  expect(completed).toBe(true);
+  return tab;
+}
+
+test('a blocked popup leaves the URL for a plain link, and the link’s callback page hands its URL back', async ({
+  context,
+}) => {
+  const { scenario, page, url } = await waitingOnLink(context);
+  expect(url).toBe(new URL(url).href);
+
+  await followLink(context, url);
   await until(page, "t.status === 'ready'");
-  expect((await read(page)).states).toEqual(['url', 'blocked', 'none']);
+  expect(await read(page)).toMatchObject({ states: ['url', 'blocked', 'none'], handoffs: [true], attempts: 1 });
   expect(authorizations(scenario)).toBe(1);
+});
+
+test('two tabs waiting on links: each callback completes only the tab whose flow it answers', async ({ context }) => {
+  const { scenario: a, page: pageA, url: urlA } = await waitingOnLink(context);
+  const { scenario: b, page: pageB, url: urlB } = await waitingOnLink(context);
+
+  await followLink(context, urlA);
+  await until(pageA, "t.status === 'ready'");
+  await until(pageB, 't.handoffs.length === 1');
+  // B heard A's callback too, and its gate refused it (another state): still waiting on its own link.
+  expect(await read(pageB)).toMatchObject({ handoffs: [false], status: 'connecting', states: ['url', 'blocked'] });
+
+  await followLink(context, urlB);
+  await until(pageB, "t.status === 'ready'");
+  expect(await read(pageA)).toMatchObject({ handoffs: [true, false], attempts: 1 });
+  expect(await read(pageB)).toMatchObject({ handoffs: [false, true], attempts: 1 });
+  expect([authorizations(a), authorizations(b)]).toEqual([1, 1]);
+});
+
+test('the hand-off takes only a callback URL of the page’s origin within MAX_CALLBACK_URL_LENGTH', async ({
+  context,
+}) => {
+  const { page, url } = await waitingOnLink(context);
+  const state = new URL(url).searchParams.get('state') ?? '';
+  const callback = new URL(CALLBACK, page.url());
+  callback.search = new URLSearchParams({ code: 'forged', state }).toString();
+
+  // Another script of the origin posts what is not a callback URL of this origin, each carrying the waiting
+  // flow's state (taken, it would complete the flow), then one that is, for another flow.
+  const other = await context.newPage();
+  await other.goto(PAGE);
+  await other.evaluate(
+    async ({ forged, foreign }) => {
+      const { CALLBACK_CHANNEL, CALLBACK_MESSAGE, MAX_CALLBACK_URL_LENGTH } = await import(
+        '/packages/core/dist/bundle/browser.js' as string
+      );
+      const elsewhere = new URL(forged);
+      elsewhere.host = 'attacker.example';
+      const channel = new BroadcastChannel(CALLBACK_CHANNEL);
+      for (const data of [
+        null,
+        CALLBACK_MESSAGE,
+        { type: CALLBACK_MESSAGE },
+        { type: CALLBACK_MESSAGE, url: 42 },
+        { type: 'something-else', url: forged },
+        { type: CALLBACK_MESSAGE, url: 'not a url' },
+        { type: CALLBACK_MESSAGE, url: elsewhere.href },
+        { type: CALLBACK_MESSAGE, url: `${forged}&pad=${'x'.repeat(MAX_CALLBACK_URL_LENGTH)}` },
+        { type: CALLBACK_MESSAGE, url: foreign },
+      ]) {
+        channel.postMessage(data);
+      }
+      channel.close();
+    },
+    { forged: callback.href, foreign: `${callback.origin}${CALLBACK}?code=x&state=another-flow` },
+  );
+  // Only the last reached the gate, which refused it; the flow still waits for its link.
+  await until(page, 't.handoffs.length === 1');
+  expect(await read(page)).toMatchObject({ handoffs: [false], status: 'connecting', states: ['url', 'blocked'] });
+
+  await followLink(context, url);
+  await until(page, "t.status === 'ready'");
+  expect((await read(page)).handoffs).toEqual([false, true]);
 });

@@ -2,6 +2,7 @@
 // cut to the members the snippets call (neither package is installed here). scripts/docs/check-snippets.mjs.
 
 interface KVNamespace {
+  get(key: string): Promise<string | null>;
   get(key: string, type: 'json'): Promise<unknown>;
   put(key: string, value: string, options?: { expirationTtl?: number }): Promise<void>;
   delete(key: string): Promise<void>;

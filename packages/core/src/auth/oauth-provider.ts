@@ -317,13 +317,16 @@ export class OAuthProvider implements AuthProvider {
       if (!parsed.success) throw new AuthError('token_request_failed', `no stored tokens to refresh for ${key}`);
       const stored = parsed.output;
       if (stored.access_token !== tokens.access_token || stored.refresh_token !== tokens.refresh_token) return stored;
+      let kept: StoredTokens | undefined;
       try {
-        return await this.#refreshed(binding, stored, () => Promise.resolve());
+        return await this.#refreshed(binding, stored, async (withoutRefresh) => {
+          kept = withoutRefresh;
+        });
       } catch (error) {
-        if (!isInvalidGrant(error)) throw error;
-        // Thrown after the update, which stores the tokens without the refresh token.
+        if (kept === undefined) throw error;
+        // Thrown after the update, which stores the tokens without the dead refresh token.
         refused = error;
-        return withoutRefreshToken(stored);
+        return kept;
       }
     });
     if (refused !== undefined) throw refused;
@@ -332,9 +335,11 @@ export class OAuthProvider implements AuthProvider {
 
   /**
    * The tokens a refresh with the client that got `tokens` returns (RFC 6749 §6),
-   * `resource` included (RFC 8707). A refresh token the authorization server
-   * refuses (`invalid_grant`) is dropped through `keep` before the error is thrown:
-   * it will never work again.
+   * `resource` included (RFC 8707). A refresh token that will never work again is
+   * dropped through `keep` before the error is thrown: one the authorization
+   * server refuses (`invalid_grant`), or one whose client is no longer the
+   * stored one (`no_client`, never sent), so the user authorizes again with the
+   * stored client.
    */
   async #refreshed(
     binding: ServerBinding,
@@ -349,7 +354,13 @@ export class OAuthProvider implements AuthProvider {
       grantClient(grant, this.#options, binding.issuer) ??
       (await findClient({ options: this.#options, metadata, store: this.#store }));
     if (!client || client.client_id !== tokens.client_id) {
-      throw new AuthError('no_client', `the client that obtained the tokens from ${binding.issuer} is gone`);
+      // A refresh token is bound to the client it was issued to (RFC 6749 §6): with any other it can never
+      // work, so it is not sent. Dropping it sends the next refusal straight to a new authorization.
+      await keep(withoutRefreshToken(tokens));
+      throw new AuthError(
+        'no_client',
+        `the client that obtained the tokens from ${binding.issuer} is no longer stored (another registration replaced it, or it was removed): authorize again`,
+      );
     }
     try {
       const dpop = this.#dpop.sessionFor(metadata, binding.issuer, tokens);

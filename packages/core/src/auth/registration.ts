@@ -52,14 +52,24 @@ function metadataDocumentClient(
  * Document, then a client registered earlier with this issuer, then Dynamic
  * Client Registration. Credentials are bound to the issuer (2026-07-28): a
  * client registered with another AS is never tried here.
+ *
+ * With a store that has `update`, registration runs inside it: two tabs,
+ * Workers or processes signing in at the same moment register once, and the
+ * second takes the first's client. Without it both may register, and the later
+ * client replaces the earlier one in the store; tokens the earlier one obtained
+ * can then not be refreshed (see OAuthProvider), and the user signs in again.
  */
 export async function resolveClient(context: RegistrationContext): Promise<ClientCredentials> {
   const { options, metadata, store } = context;
   const existing = await findClient(context);
   if (existing) return existing;
-  if (metadata.registration_endpoint) {
-    const registered = await register(context, metadata.registration_endpoint);
-    await store.set(storeKeys.client(metadata.issuer), registered);
+  const endpoint = metadata.registration_endpoint;
+  if (endpoint) {
+    const key = storeKeys.client(metadata.issuer);
+    // Read again under the store's lock: another instance may have registered since findClient looked.
+    if (store.update) return store.update(key, (current) => liveClient(current) ?? register(context, endpoint));
+    const registered = await register(context, endpoint);
+    await store.set(key, registered);
     return registered;
   }
   const others = Object.keys(options.clients ?? {});

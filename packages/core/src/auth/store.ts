@@ -25,6 +25,9 @@ export interface OAuthStore {
    * provider refreshes tokens inside it: two tabs, Workers or processes sharing
    * the store then send one refresh, and the others take the rotated tokens
    * instead of spending a refresh token the authorization server no longer takes.
+   * It registers a client (Dynamic Client Registration) inside it too, so
+   * instances signing in at once register one client, whose tokens all of them
+   * can refresh.
    */
   update?<T>(key: string, change: (current: unknown) => T | Promise<T>): Promise<T>;
 }

@@ -1,10 +1,8 @@
 import type { AuthorizeHandler } from '../auth/options.js';
 import { AuthError } from '../errors/auth-error.js';
 import { timerDelay } from '../util/timers.js';
+import { CALLBACK_MESSAGE, publishAuthorizationResponse } from './authorization-handoff.js';
 import { assertBrowsable } from './browsable-url.js';
-
-/** The `type` of the message the callback page posts to its opener (see `postAuthorizationResponse`). */
-export const CALLBACK_MESSAGE = 'mcp-oauth-callback';
 
 /** How long the user has to finish in the popup unless told otherwise, in ms. */
 const DEFAULT_POPUP_TIMEOUT = 300_000;
@@ -69,11 +67,18 @@ export function popupAuthorize({
 /**
  * For the callback page the popup lands on: hands its URL (the authorization
  * response) to the window that opened it, on this origin only, and closes.
- * Returns false when the page was not opened as a popup.
+ * Returns false when the page was not opened as a popup. Then the user most
+ * likely followed the authorization URL as a link in a tab of its own (the
+ * popup was blocked): the URL is published on `CALLBACK_CHANNEL` to the app's
+ * tabs of this origin (see `listenForAuthorizationResponses`), and the page
+ * stays open to tell the user to go back.
  */
 export function postAuthorizationResponse(): boolean {
   const opener = window.opener as Window | null;
-  if (!opener) return false;
+  if (!opener) {
+    publishAuthorizationResponse(location.href);
+    return false;
+  }
   opener.postMessage({ type: CALLBACK_MESSAGE, url: location.href }, location.origin);
   window.close();
   return true;

@@ -42,6 +42,12 @@ export { DEFAULT_MAX_CONFIG_BYTES, type StoredConfig } from './set-config.js';
 export type { Store } from './store.js';
 export { StoreError, type StoreErrorCode } from './store-error.js';
 export { decodeStoreValue, encodeStoreValue } from './store-json.js';
+export {
+  type DurableObjectStorageLike,
+  DurableObjectStore,
+  type DurableObjectStoreOptions,
+} from './stores/durable-object-store.js';
+export { type KvNamespaceLike, KvStore, type KvStoreOptions } from './stores/kv-store.js';
 export { MemoryStore } from './stores/memory-store.js';
 export { type RedisCommandClient, RedisStore, type RedisStoreOptions } from './stores/redis-store.js';
 export {

@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { type AuthServers, startAuthServers } from '../../../../test-servers/auth/serve.mjs';
-import { Client, type OAuthProvider, StreamableHttpTransport } from '../../src/index.js';
+import { Client, OAuthProvider, type OAuthStore, StreamableHttpTransport } from '../../src/index.js';
 
 export const REDIRECT_URI = 'http://localhost:3000/callback';
 
@@ -46,4 +46,18 @@ export async function approve(url: URL): Promise<URL> {
   const response = await fetch(url, { redirect: 'manual' });
   await response.body?.cancel();
   return new URL(response.headers.get('location') ?? '', url);
+}
+
+/** A provider on `store` whose user approves at once, counting the times it was asked. */
+export function approvingProvider(store: OAuthStore): { auth: OAuthProvider; authorizations: () => number } {
+  let count = 0;
+  const auth = new OAuthProvider({
+    store,
+    redirectUri: REDIRECT_URI,
+    authorize: (url) => {
+      count++;
+      return approve(url);
+    },
+  });
+  return { auth, authorizations: () => count };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryOAuthStore, OAuthProvider, type OAuthStore } from '../../src/index.js';
-import { approve, REDIRECT_URI, useAuthServers } from './auth-scenarios.js';
+import { approvingProvider as provider, REDIRECT_URI, useAuthServers } from './auth-scenarios.js';
 
 /**
  * Several providers (tabs, Workers, processes) on one store, against an
@@ -9,20 +9,6 @@ import { approve, REDIRECT_URI, useAuthServers } from './auth-scenarios.js';
  * refresh token: one wins, the others get `invalid_grant` and sign the user out.
  */
 const bed = useAuthServers();
-
-/** A provider on `store` whose user approves at once, counting the times it was asked. */
-function provider(store: OAuthStore): { auth: OAuthProvider; authorizations: () => number } {
-  let count = 0;
-  const auth = new OAuthProvider({
-    store,
-    redirectUri: REDIRECT_URI,
-    authorize: (url) => {
-      count++;
-      return approve(url);
-    },
-  });
-  return { auth, authorizations: () => count };
-}
 
 /** Signs in once through a first provider, then makes the stored access token expired, here and at the server. */
 async function signedInThenExpired(store: OAuthStore) {

@@ -10,7 +10,15 @@ import {
   type PendingRequest,
   type PendingSampling,
 } from '../../src/connections/index.js';
-import { Client, ClientClosedError, LimitError, McpError, ProtocolError } from '../../src/index.js';
+import {
+  Client,
+  ClientClosedError,
+  ErrorCode,
+  LimitError,
+  McpError,
+  ProtocolError,
+  RpcError,
+} from '../../src/index.js';
 import { useStdio } from '../client/modern/modern-harness.js';
 
 const spawn = useStdio();
@@ -121,13 +129,20 @@ describe.each(eras)('PendingQueue against the reference server $sdk ($how)', ({ 
       });
     } else {
       // 2026-07-28 has no error slot for an input: the call the server asked within fails, and is not retried.
+      // It says the user declined (the server broke no rule), with the -1 refusal as its cause.
       const error = await call.then(
         () => undefined,
         (failure: unknown) => failure,
       );
-      expect(error).toBeInstanceOf(ProtocolError);
-      expect((error as Error).message).toContain('User rejected sampling request');
-      expect((error as Error & { cause: { code: number } }).cause.code).toBe(-1);
+      expect(error).toBeInstanceOf(McpError);
+      expect(error).not.toBeInstanceOf(ProtocolError);
+      expect((error as Error).message).toMatch(
+        /^tools\/call: the user declined the server's sampling\/createMessage request \(input "[^"]+"\): User rejected sampling request$/,
+      );
+      expect((error as Error).message).not.toContain('cannot answer');
+      const cause = (error as Error).cause;
+      expect(cause).toBeInstanceOf(RpcError);
+      expect(cause).toMatchObject({ code: ErrorCode.UserRejected, rpcMessage: 'User rejected sampling request' });
     }
     expect(queue.items).toEqual([]);
   });

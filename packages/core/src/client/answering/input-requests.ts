@@ -1,7 +1,9 @@
 import * as v from 'valibot';
 import { LimitError } from '../../errors/limit-error.js';
+import { McpError } from '../../errors/mcp-error.js';
 import { ProtocolError } from '../../errors/protocol-error.js';
 import { RpcError } from '../../errors/rpc-error.js';
+import { ErrorCode } from '../../protocol/error-codes.js';
 import { InputRequiredResultSchema } from '../../protocol/mrtr.js';
 import type { EraRequestOptions } from '../eras/era.js';
 import { protocolIssues } from '../rpc/protocol-issues.js';
@@ -126,7 +128,10 @@ export async function retryParams(
  * call then fails at once, whether or not a handler heeds it. Elicitation with no
  * handler is declined — an answer the server understands. A request nothing can
  * answer (sampling or roots we never declared, an unknown method) fails the
- * call: the protocol has no error slot in `inputResponses`.
+ * call with a `ProtocolError`: the protocol has no error slot in
+ * `inputResponses`. For the same reason a request the user declined (-1, the
+ * sampling refusal) fails the call, with an `McpError` that says so and has
+ * the refusal as its `cause`.
  */
 export function answerInputRequests(
   method: string,
@@ -186,6 +191,14 @@ async function answerOne(
   try {
     return await answer(input.method, input.params ?? {}, signal);
   } catch (error) {
+    // The user's no (the queue's decline, or a handler's own -1) is an answer the protocol cannot carry
+    // back in `inputResponses`, not a request this client cannot answer: the call fails saying so.
+    if (error instanceof RpcError && error.code === ErrorCode.UserRejected) {
+      throw new McpError(
+        `${method}: the user declined the server's ${input.method} request (input ${JSON.stringify(key)}): ${error.rpcMessage}`,
+        { cause: error },
+      );
+    }
     if (error instanceof RpcError) {
       throw new ProtocolError(
         `${method}: the server asked for ${input.method} (input ${JSON.stringify(key)}), which this client cannot answer: ${error.rpcMessage}`,

@@ -1,4 +1,5 @@
 import type { Store } from '../store.js';
+import { KeyQueue } from './key-queue.js';
 
 /**
  * A store in this instance's memory: what a test, a script or one long-lived
@@ -7,8 +8,7 @@ import type { Store } from '../store.js';
  */
 export class MemoryStore implements Store {
   readonly #entries = new Map<string, unknown>();
-  /** The last update queued per key; the next waits for it. */
-  readonly #queues = new Map<string, Promise<unknown>>();
+  readonly #queue = new KeyQueue();
 
   /** A copy of the value under `key`, or undefined. */
   async get(key: string): Promise<unknown> {
@@ -28,20 +28,10 @@ export class MemoryStore implements Store {
 
   /** Runs `change` on the value under `key` after every earlier update of `key`, and stores its result. */
   update<T>(key: string, change: (current: unknown) => T | Promise<T>): Promise<T> {
-    const previous = this.#queues.get(key) ?? Promise.resolve();
-    const run = previous.then(async () => {
+    return this.#queue.run(key, async () => {
       const next = await change(await this.get(key));
       await this.set(key, next);
       return next;
     });
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.#queues.set(key, settled);
-    void settled.then(() => {
-      if (this.#queues.get(key) === settled) this.#queues.delete(key);
-    });
-    return run;
   }
 }
