@@ -334,4 +334,7 @@ function tooMany(error, retryMs) {
 const isOperatorServer = (name) => typeof name === 'string' && foldSourceName(name) === OPERATOR_SERVER;
 
 const operatorsOwn = () =>
-  Response.json({ error: `${OPERATOR_SERVER} is the operator's server: users cannot add, replace or remove it` }, { status: 409 });
+  Response.json(
+    { error: `${OPERATOR_SERVER} is the operator's server: users cannot add, replace or remove it` },
+    { status: 409 },
+  );

@@ -6,7 +6,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkedWorkers } from '../../../runtimes/workerd/checked-workers.js';
 import { readWranglerConfig } from '../../../runtimes/workerd/wrangler-config.js';
-import { type AuthServers, startAuthServers } from '../../../test-servers/auth/serve.mjs';
+import { type AuthServers, type RecordedAuthRequest, startAuthServers } from '../../../test-servers/auth/serve.mjs';
 import { startHttpServers } from '../../../test-servers/http/serve.mjs';
 import { type MockModel, type MockScript, startMockModel } from '../../../test-servers/mock-model/serve.mjs';
 import { type RecordingProxy, startRecordingProxy } from '../../../test-servers/recording-proxy.mjs';
@@ -193,8 +193,7 @@ function startWorker(mcpUrl: string, persist?: string, variables: Record<string,
       expect(status).toBe(200);
       return answer.servers ?? [];
     },
-    removeServer: (user: string, name: string) =>
-      as(user, `${WORKER}/servers/${name}`, { method: 'DELETE' }),
+    removeServer: (user: string, name: string) => as(user, `${WORKER}/servers/${name}`, { method: 'DELETE' }),
     /** One message that must succeed. */
     async ask(user: string, message: string) {
       const { status, answer } = await chat(user, message);
@@ -491,6 +490,8 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
     ]);
     const { server } = shared;
     const worker = startWorker(server.url, undefined, { MAX_TURN_MS: String(turnMs) });
+    // The user's servers connected first (outside any turn), so the bound is spent on the loop alone.
+    expect((await worker.serversOf('kit')).map((entry) => entry.status)).toEqual(['ready']);
     const started = performance.now();
     const { status, answer } = await worker.chat('kit', 'please echo');
     const took = performance.now() - started;
@@ -534,13 +535,36 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
     expect((await restarted.chat('jon', 'please echo')).status).toBe(401);
   });
 
+  it('finishes a sign-in whose callback comes after the object restarted, from the pending authorization it stored', async () => {
+    model.setScript(echoScript);
+    const scenario = await auth.createScenario({ inner: 'stateful' });
+    const persist = join(scratch, 'callback-after-restart');
+    const first = startWorker(scenario.info().mcp, persist);
+    const started = await first.chat('uma', 'please echo');
+    expect(started.status).toBe(401);
+    const callback = (await fetch(started.answer.authorize?.main ?? '', { redirect: 'manual' })).headers.get(
+      'location',
+    );
+    await first.dispose();
+
+    // The flow that issued the callback's state lived in the first workerd's memory; its record is in storage.
+    const second = startWorker(scenario.info().mcp, persist);
+    expect(await second.as('uma', callback ?? '')).toMatchObject({ status: 200, answer: { authorized: true } });
+    expect((await second.serversOf('uma')).map(({ name, status }) => [name, status])).toEqual([['main', 'ready']]);
+    expect((await second.ask('uma', 'please echo')).text).toBe(`The tool said: ${ECHOED}`);
+    // One sign-in: the one code redeemed, no second visit to the authorization endpoint.
+    const atAs = scenario.stats().requests.filter((entry) => entry.server === 'as');
+    expect(atAs.filter((entry) => entry.path === '/oauth/authorize')).toHaveLength(1);
+    expect(atAs.filter((entry) => entry.form?.grant_type === 'authorization_code')).toHaveLength(1);
+    await second.dispose();
+  });
+
   it('comes back after a restart (hibernation, a deploy) with every server, no initialize, no server/discover and no new sign-in', async () => {
     model.setScript(echoScript);
     const main = await taskServer();
     const scenario = await auth.createScenario({ inner: 'stateful' });
     const { mcp: secureUrl } = scenario.info();
-    const atSecure = (what: (entry: { server: string; path: string; rpcMethod?: string }) => boolean) =>
-      scenario.stats().requests.filter(what).length;
+    const atSecure = (what: (entry: RecordedAuthRequest) => boolean) => scenario.stats().requests.filter(what).length;
     const handshakes = () => ({
       main: { initialize: main.count('initialize'), discover: main.count('server/discover') },
       secure: {
@@ -925,7 +949,11 @@ describe('the servers a user adds', () => {
       [{ name: 42, url: stateful() }, 400, /name/],
       [{ name: 'MAIN', url: stateful() }, 409, "main is the operator's server: users cannot add, replace or remove it"],
       // URLs: only the origins the operator allows.
-      [{ name: 'meta', url: 'http://169.254.169.254/latest/meta-data/' }, 400, `servers may be added only at ${allowed}`],
+      [
+        { name: 'meta', url: 'http://169.254.169.254/latest/meta-data/' },
+        400,
+        `servers may be added only at ${allowed}`,
+      ],
       [{ name: 'local', url: 'http://10.0.0.1/mcp' }, 400, `servers may be added only at ${allowed}`],
       [{ name: 'creds', url: `http://user:pw@${new URL(allowed).host}/stateful` }, 400, /user name or password/],
       [{ name: 'nourl' }, 400, '`url` must be an http: or https: URL'],
