@@ -1,15 +1,25 @@
-// One agent per user: a Durable Object that keeps the user's MCP session,
-// OAuth state and background tasks, and answers each message with an AI SDK
-// tool loop over the MCP server's tools.
+// One agent per user: a Durable Object that holds the user's MCP servers (a
+// Servers set over the object's storage) and background tasks, and answers each
+// message with an AI SDK tool loop over the tools of every ready server.
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { mcpToolSet } from '@mcp/ai-sdk';
-import { AuthError, Client, OAuthProvider, StreamableHttpTransport } from '@mcp/core';
+import { foldSourceName } from '@mcp/core/connections';
 import { generateText, stepCountIs } from 'ai';
 import { backgroundTools } from './background-tools.js';
-import { durableOAuthStore, loadSession, loadTasks, saveSession, saveTasks } from './durable-state.js';
+import { loadTasks, saveTasks } from './durable-state.js';
 import { envLimit } from './env-limit.js';
 import { discardBody, parseJson, readCapped } from './request-body.js';
+import { refusedServerUrl } from './server-url.js';
 import { TokenBucket } from './token-bucket.js';
+import {
+  authorizations,
+  CONNECT_WAIT_MS,
+  finishCallback,
+  OPERATOR_SERVER,
+  openServers,
+  serverView,
+  setRefusal,
+} from './user-servers.js';
 
 /** Model steps per message (each a model call, most followed by tool calls); the loop stops there. */
 export const MAX_STEPS = 8;
@@ -39,15 +49,15 @@ export const MAX_QUEUE = 4;
  */
 export const RATE_PER_MINUTE = 20;
 
-const CLIENT_INFO = { name: 'worker-agent-example', version: '1.0.0' };
-
 const SYSTEM =
   'You are an assistant with the tools of an MCP server. For long work use background_start, ' +
   'and background_check in a later turn to collect the result.';
 
 /**
  * @typedef {object} Env
- * @property {string} MCP_URL the MCP server's Streamable HTTP endpoint
+ * @property {string} [MCP_URL] the operator's MCP server (Streamable HTTP), in every user's set as `main`
+ * @property {string} [SERVER_ORIGINS] the origins users may add servers at (else any public https: host)
+ * @property {string} [MAX_SERVERS] overrides the servers a user may hold (a positive integer)
  * @property {string} MODEL_BASE_URL an OpenAI-compatible API, e.g. https://api.example.com/v1
  * @property {string} [MODEL_API_KEY] sent as `Authorization: Bearer …`
  * @property {string} MODEL_ID the model to ask for
@@ -62,6 +72,13 @@ export class AgentObject {
   #held = 0;
   #maxQueue;
   #rate;
+  /**
+   * The user's servers, opened at the first request after the object started (a wake from hibernation,
+   * a deploy) and kept while it lives; made again if a request comes through another origin, whose
+   * redirect URI the OAuth flows must name.
+   * @type {{ origin: string, servers: Promise<import('@mcp/core/connections').Servers> } | undefined}
+   */
+  #set;
 
   /** @param {DurableObjectState} ctx @param {Env} env */
   constructor(ctx, env) {
@@ -73,9 +90,10 @@ export class AgentObject {
 
   /**
    * One request at a time, so two messages never run a tool loop on the same
-   * session, tokens and task list at once; at most `MAX_QUEUE` held, and
+   * servers and task list at once; at most `MAX_QUEUE` held, and
    * `RATE_PER_MINUTE` a minute. Routes: `POST /chat` `{message}`,
-   * `GET /callback?code=…&state=…`. The Worker sends here only requests of
+   * `GET /callback?code=…&state=…`, `GET /servers`, `POST /servers` `{name, url, headers?}`,
+   * `DELETE /servers/<name>`. The Worker sends here only requests of
    * this object's user: every one it holds acts for that user.
    * @param {Request} request
    */
@@ -102,21 +120,50 @@ export class AgentObject {
   /** @param {Request} request */
   async #route(request) {
     const url = new URL(request.url);
+    const { method } = request;
     // One redirect URI for every user: the pending authorization in this object's storage binds a callback
     // to this user and to the flow it started.
-    const redirectUri = `${url.origin}/callback`;
-    if (url.pathname === '/chat' && request.method === 'POST') return this.#chat(request, redirectUri);
-    if (url.pathname === '/callback' && request.method === 'GET') return this.#callback(url, redirectUri);
+    if (url.pathname === '/chat' && method === 'POST') return this.#chat(request, url.origin);
+    if (url.pathname === '/callback' && method === 'GET') return this.#callback(url);
+    if (url.pathname === '/servers' && method === 'GET') return this.#listServers(url.origin);
+    if (url.pathname === '/servers' && method === 'POST') return this.#addServer(request, url.origin);
+    if (url.pathname.startsWith('/servers/') && method === 'DELETE') {
+      await discardBody(request, MAX_BODY_BYTES);
+      return this.#removeServer(url);
+    }
     return refuse(request, Response.json({ error: 'not found' }, { status: 404 }));
   }
 
   /**
-   * Answers one message: connect (resuming the stored session), list the
-   * server's tools, run the tool loop, store what changed.
-   * @param {Request} request
-   * @param {string} redirectUri
+   * The user's set: restored from this object's storage with no handshake for a session still alive.
+   * @param {string} origin
    */
-  async #chat(request, redirectUri) {
+  #servers(origin) {
+    if (this.#set?.origin !== origin) {
+      const previous = this.#set?.servers;
+      const opening = (async () => {
+        // Closing keeps the sessions and the configs in storage: the new set resumes them.
+        await (await previous?.catch(() => undefined))?.close();
+        return openServers(this.ctx.storage, this.env, origin);
+      })();
+      this.#set = { origin, servers: opening };
+      // A set that failed to open is opened again by the next request.
+      opening.catch(() => {
+        if (this.#set?.servers === opening) this.#set = undefined;
+      });
+    }
+    return this.#set.servers;
+  }
+
+  /**
+   * Answers one message: wait for the servers to settle (a failed one is tried again), run the tool
+   * loop over the tools of the ready ones, store the tasks if they changed. A server waiting for the
+   * user to sign in is reported with its URL (`authorize`), and the answer is `401` when no server is
+   * ready but some wait for sign-in.
+   * @param {Request} request
+   * @param {string} origin
+   */
+  async #chat(request, origin) {
     const text = await readCapped(request, MAX_BODY_BYTES);
     if (text === undefined) return Response.json({ error: `body over ${MAX_BODY_BYTES} bytes` }, { status: 413 });
     const message = parseJson(text)?.message;
@@ -128,28 +175,21 @@ export class AgentObject {
     }
 
     const storage = this.ctx.storage;
-    const [stored, tasks] = await Promise.all([loadSession(storage), loadTasks(storage)]);
+    const [servers, tasks] = await Promise.all([this.#servers(origin), loadTasks(storage)]);
     const tasksBefore = JSON.stringify(tasks);
-    /** @type {string | undefined} */
-    let authorizationUrl;
-    const auth = this.#oauth(redirectUri, async (url) => {
-      authorizationUrl = url.href;
-      // The user authorizes in a browser; /callback finishes it in another invocation.
-      throw new AuthError('redirect_started', 'the user was sent to the authorization server');
-    });
-    const transport = new StreamableHttpTransport(this.env.MCP_URL, {
-      auth,
-      // Nobody would read a standalone GET stream once this invocation returns.
-      standaloneStream: false,
-      // The session outlives this client: no DELETE on close.
-      endSessionOnClose: false,
-    });
-    const client = new Client(transport, { clientInfo: CLIENT_INFO, ...(stored && { resume: stored }) });
     const turnMs = turnLimit(this.env);
     const deadline = AbortSignal.timeout(turnMs);
     try {
-      await client.connect();
-      const tools = { ...(await mcpToolSet(client)), ...backgroundTools(client, tasks) };
+      for (const connection of servers.list()) {
+        if (connection.getSnapshot().state.status === 'failed') void connection.reconnect();
+      }
+      const snapshot = await servers.ready({ timeout: Math.min(CONNECT_WAIT_MS, turnMs) });
+      const authorize = authorizations(snapshot);
+      const signingIn = Object.keys(authorize).length > 0;
+      if (signingIn && !snapshot.servers.some((server) => server.state.status === 'ready')) {
+        return Response.json({ authorize }, { status: 401 });
+      }
+      const tools = { ...(await mcpToolSet(servers)), ...backgroundTools(servers, tasks) };
       const result = await generateText({
         model: this.#model(),
         system: SYSTEM,
@@ -159,37 +199,32 @@ export class AgentObject {
         // The caller going away, or the turn running past its bound, ends the loop.
         abortSignal: AbortSignal.any([request.signal, deadline]),
       });
-      if (authorizationUrl) return needsAuthorization(authorizationUrl);
       return Response.json({
         text: result.text,
         finishReason: result.finishReason,
         steps: result.steps.length,
         toolCalls: result.steps.flatMap((step) => step.toolCalls.map((call) => call.toolName)),
+        ...(signingIn && { authorize }),
       });
     } catch (error) {
-      if (authorizationUrl) return needsAuthorization(authorizationUrl);
       if (deadline.aborted) return Response.json({ error: `the turn ran past ${turnMs} ms` }, { status: 504 });
       const { name, message: detail } = /** @type {Error} */ (error);
       return Response.json({ error: `${name}: ${detail}` }, { status: 502 });
     } finally {
-      await saveSession(storage, client.session, stored);
       if (JSON.stringify(tasks) !== tasksBefore) await saveTasks(storage, tasks);
-      await client.close();
     }
   }
 
   /**
-   * The redirect URI: the provider finds the pending authorization by `state`
-   * in this object's storage, checks `iss`, redeems the code, stores the tokens.
-   * A `state` this user's flows did not issue is found nowhere here: refused,
-   * with nothing stored and no other user's pending authorization touched.
+   * The redirect URI: the flow that issued the callback's `state` in this object takes it, checks
+   * `iss`, redeems the code and stores the tokens. A `state` this user's flows did not issue is
+   * found nowhere here: refused, with nothing stored and no other user's pending authorization touched.
    * @param {URL} url
-   * @param {string} redirectUri
    */
-  async #callback(url, redirectUri) {
-    const auth = this.#oauth(redirectUri, () => Promise.reject(new Error('not during a callback')));
+  async #callback(url) {
+    const servers = await this.#servers(url.origin);
     try {
-      await auth.finishAuthorization(url);
+      await finishCallback(this.ctx.storage, servers, url);
     } catch (error) {
       return Response.json({ error: `${error.name}: ${error.message}` }, { status: 400 });
     }
@@ -197,16 +232,62 @@ export class AgentObject {
   }
 
   /**
-   * @param {string} redirectUri
-   * @param {import('@mcp/core').AuthorizeHandler} authorize
+   * `GET /servers`: each server's state once settled (at most `CONNECT_WAIT_MS`), its tools, and the URL
+   * to sign in at when it waits for that.
+   * @param {string} origin
    */
-  #oauth(redirectUri, authorize) {
-    return new OAuthProvider({
-      store: durableOAuthStore(this.ctx.storage),
-      redirectUri,
-      clientMetadata: { client_name: 'MCP agent Worker example', application_type: 'web' },
-      authorize,
-    });
+  async #listServers(origin) {
+    const servers = await this.#servers(origin);
+    const snapshot = await servers.ready({ timeout: CONNECT_WAIT_MS });
+    return Response.json({ servers: snapshot.servers.map((server) => serverView(servers, server)) });
+  }
+
+  /**
+   * `POST /servers` `{name, url, headers?}`: adds a server to this user's set, connects it, and answers
+   * `201` with its state once it settled (with `authorize` when it wants sign-in). The set checks the
+   * name (it names keys in this object's storage and prefixes tool names), the headers and the size;
+   * this checks the URL against `SERVER_ORIGINS` and keeps `main` for the operator.
+   * @param {Request} request
+   * @param {string} origin
+   */
+  async #addServer(request, origin) {
+    const text = await readCapped(request, MAX_BODY_BYTES);
+    if (text === undefined) return Response.json({ error: `body over ${MAX_BODY_BYTES} bytes` }, { status: 413 });
+    const body = parseJson(text);
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      return Response.json({ error: 'the body must be {"name": "…", "url": "…", "headers"?: {…}}' }, { status: 400 });
+    }
+    const { name, url, headers } = body;
+    if (isOperatorServer(name)) return operatorsOwn();
+    const refused = refusedServerUrl(url, this.env.SERVER_ORIGINS);
+    if (refused) return Response.json({ error: refused }, { status: 400 });
+    const servers = await this.#servers(origin);
+    try {
+      await servers.add({ name, url, ...(headers !== undefined && { headers }), oauth: true });
+    } catch (error) {
+      const { status, error: reason } = setRefusal(error);
+      return Response.json({ error: reason }, { status });
+    }
+    const snapshot = await servers.ready({ timeout: CONNECT_WAIT_MS });
+    const added = snapshot.servers.find((server) => server.name === name);
+    return Response.json({ server: added && serverView(servers, added) }, { status: 201 });
+  }
+
+  /**
+   * `DELETE /servers/<name>`: removes the server, ending its session and deleting its config and session.
+   * @param {URL} url
+   */
+  async #removeServer(url) {
+    let name;
+    try {
+      name = decodeURIComponent(url.pathname.slice('/servers/'.length));
+    } catch {
+      return Response.json({ error: 'the server name is not valid percent-encoding' }, { status: 400 });
+    }
+    if (isOperatorServer(name)) return operatorsOwn();
+    const servers = await this.#servers(url.origin);
+    if (!(await servers.remove(name))) return Response.json({ error: 'no server has that name' }, { status: 404 });
+    return Response.json({ removed: name });
   }
 
   #model() {
@@ -246,7 +327,14 @@ function tooMany(error, retryMs) {
   return Response.json({ error }, { status: 429, headers: { 'retry-after': String(Math.ceil(retryMs / 1000)) } });
 }
 
-/** @param {string} url where to send the user */
-function needsAuthorization(url) {
-  return Response.json({ authorize: url }, { status: 401 });
-}
+/**
+ * Whether `name` is the operator's server's, in any case (the set compares names so).
+ * @param {unknown} name
+ */
+const isOperatorServer = (name) => typeof name === 'string' && foldSourceName(name) === OPERATOR_SERVER;
+
+const operatorsOwn = () =>
+  Response.json(
+    { error: `${OPERATOR_SERVER} is the operator's server: users cannot add, replace or remove it` },
+    { status: 409 },
+  );

@@ -23,6 +23,12 @@
  *       Also run, with every request to example.com or a subdomain of it sent to the reference server over
  *       Streamable HTTP (test-servers/http, `/v2`: both protocol eras) instead, so the code runs as printed.
  *
+ * Imports resolve as an app's would: the packages of this repository by their published names (`paths`
+ * below, to their sources), `node:*` from @types/node, and any other package from the root's node_modules,
+ * through its `exports`, as its own types declare it. A package of the last kind must be a root dependency,
+ * pinned: the UI frameworks of docs/guides/connections.md's bindings (vue, svelte) are. A snippet that
+ * imports anything else fails with the line that does, before tsc would say only "Cannot find module".
+ *
  * A run passes when the program exits 0 within RUN_TIMEOUT_MS. Its stdin is a pipe left open, like a
  * terminal nobody types at, so a program that keeps reading its terminal fails instead of passing. Runs
  * use the packages' dist/ (`pnpm build` first). Everything else is type-checked only.
@@ -175,6 +181,39 @@ const paths = {
   // servers run on, so its names are checked too.
   '@modelcontextprotocol/sdk/*': [join(root, 'test-servers/node_modules/@modelcontextprotocol/sdk/dist/esm/*')],
 };
+
+/** Packages a snippet may import beyond `paths` and `node:*`: the root's own, found from .tmp/ upward. */
+const rootPackage = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const rootPackages = new Set(Object.keys({ ...rootPackage.dependencies, ...rootPackage.devDependencies }));
+
+/** `'@scope/name/sub'` -> `'@scope/name'`, `'name/sub'` -> `'name'`. */
+const packageOf = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
+/** Whether `specifier` is one of `paths`, by name or by a `name/*` pattern. */
+const mapped = (specifier) =>
+  Object.keys(paths).some((key) => (key.endsWith('/*') ? specifier.startsWith(key.slice(0, -1)) : key === specifier));
+
+/** The bare imports of `block` that nothing resolves, each with its Markdown line. */
+function unresolvable(block) {
+  const found = [];
+  const imports = /(?:\bfrom\s*|\bimport\s*\(?\s*)(['"])([^'"]+)\1/g;
+  for (const match of block.code.matchAll(imports)) {
+    const specifier = match[2] ?? '';
+    if (specifier.startsWith('.') || specifier.startsWith('node:') || mapped(specifier)) continue;
+    if (rootPackages.has(packageOf(specifier))) continue;
+    const line = block.line + block.code.slice(0, match.index).split('\n').length - 1;
+    found.push(
+      `${block.file}:${line}: imports '${specifier}', which no snippet may: map it in scripts/docs/check-snippets.mjs ` +
+        '`paths` (a package of this repository) or add it, pinned, to the root devDependencies (as vue and svelte are)',
+    );
+  }
+  return found;
+}
+for (const block of blocks) problems.push(...unresolvable(block));
 
 /** Writes one program's snippets and tsconfig; whole snippets and fragments are two programs, apart. */
 function writeProgram(dir, members, extraDeclarations) {

@@ -6,7 +6,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkedWorkers } from '../../../runtimes/workerd/checked-workers.js';
 import { readWranglerConfig } from '../../../runtimes/workerd/wrangler-config.js';
-import { type AuthServers, startAuthServers } from '../../../test-servers/auth/serve.mjs';
+import { type AuthServers, type RecordedAuthRequest, startAuthServers } from '../../../test-servers/auth/serve.mjs';
 import { startHttpServers } from '../../../test-servers/http/serve.mjs';
 import { type MockModel, type MockScript, startMockModel } from '../../../test-servers/mock-model/serve.mjs';
 import { type RecordingProxy, startRecordingProxy } from '../../../test-servers/recording-proxy.mjs';
@@ -24,13 +24,27 @@ import { MAX_LOGIN_BODY_BYTES } from '../login.js';
 import { MIN_SECRET_CHARS, SESSION_COOKIE, SESSION_TTL_SECONDS, sessionKey, signSession } from '../session-cookie.js';
 import { type AccessTeam, startAccessTeam, unsignedToken } from './access-team.js';
 
+/** What `GET /servers` and `POST /servers` say of one server. */
+interface ServerView {
+  name: string;
+  url: string;
+  status: string;
+  authorize?: string;
+  error?: string;
+  tools: string[];
+}
+
 interface AgentAnswer {
   text?: string;
   finishReason?: string;
   steps?: number;
   toolCalls?: string[];
-  authorize?: string;
+  /** Where to sign in, by server name. */
+  authorize?: Record<string, string>;
   authorized?: boolean;
+  servers?: ServerView[];
+  server?: ServerView;
+  removed?: string;
   error?: string;
 }
 
@@ -120,6 +134,9 @@ function startWorker(mcpUrl: string, persist?: string, variables: Record<string,
     SESSION_SECRET,
     // The task tests poll a user's agent many times a minute.
     RATE_PER_MINUTE: '1000',
+    // Users may add the test servers (on loopback, which the default policy refuses); main and two more.
+    SERVER_ORIGINS: new URL(servers.modes).origin,
+    MAX_SERVERS: '3',
     ...variables,
   };
   const started = workers.start(bundle, {
@@ -167,6 +184,16 @@ function startWorker(mcpUrl: string, persist?: string, variables: Record<string,
     cookie,
     as,
     chat,
+    /** `POST /servers` as `user` with `config` (sent as it is: a test may send anything). */
+    addServer: (user: string, config: unknown) =>
+      as(user, `${WORKER}/servers`, { method: 'POST', body: JSON.stringify(config) }),
+    /** The servers `user` holds, as `GET /servers` answers. */
+    async serversOf(user: string): Promise<ServerView[]> {
+      const { status, answer } = await as(user, `${WORKER}/servers`);
+      expect(status).toBe(200);
+      return answer.servers ?? [];
+    },
+    removeServer: (user: string, name: string) => as(user, `${WORKER}/servers/${name}`, { method: 'DELETE' }),
     /** One message that must succeed. */
     async ask(user: string, message: string) {
       const { status, answer } = await chat(user, message);
@@ -463,6 +490,8 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
     ]);
     const { server } = shared;
     const worker = startWorker(server.url, undefined, { MAX_TURN_MS: String(turnMs) });
+    // The user's servers connected first (outside any turn), so the bound is spent on the loop alone.
+    expect((await worker.serversOf('kit')).map((entry) => entry.status)).toEqual(['ready']);
     const started = performance.now();
     const { status, answer } = await worker.chat('kit', 'please echo');
     const took = performance.now() - started;
@@ -482,7 +511,7 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
 
     const first = await worker.chat('ivy', 'please echo');
     expect(first.status).toBe(401);
-    const authorization = new URL(first.answer.authorize ?? '');
+    const authorization = new URL(first.answer.authorize?.main ?? '');
     expect(`${authorization.origin}${authorization.pathname}`).toBe(`${issuer}/oauth/authorize`);
     expect(authorization.searchParams.get('redirect_uri')).toBe(`${WORKER}/callback`);
     expect(model.requests).toEqual([]);
@@ -504,6 +533,97 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
     expect(tokenRequests).toHaveLength(1);
     // Another user has no tokens of ivy's.
     expect((await restarted.chat('jon', 'please echo')).status).toBe(401);
+  });
+
+  it('finishes a sign-in whose callback comes after the object restarted, from the pending authorization it stored', async () => {
+    model.setScript(echoScript);
+    const scenario = await auth.createScenario({ inner: 'stateful' });
+    const persist = join(scratch, 'callback-after-restart');
+    const first = startWorker(scenario.info().mcp, persist);
+    const started = await first.chat('uma', 'please echo');
+    expect(started.status).toBe(401);
+    const callback = (await fetch(started.answer.authorize?.main ?? '', { redirect: 'manual' })).headers.get(
+      'location',
+    );
+    await first.dispose();
+
+    // The flow that issued the callback's state lived in the first workerd's memory; its record is in storage.
+    const second = startWorker(scenario.info().mcp, persist);
+    expect(await second.as('uma', callback ?? '')).toMatchObject({ status: 200, answer: { authorized: true } });
+    expect((await second.serversOf('uma')).map(({ name, status }) => [name, status])).toEqual([['main', 'ready']]);
+    expect((await second.ask('uma', 'please echo')).text).toBe(`The tool said: ${ECHOED}`);
+    // One sign-in: the one code redeemed, no second visit to the authorization endpoint.
+    const atAs = scenario.stats().requests.filter((entry) => entry.server === 'as');
+    expect(atAs.filter((entry) => entry.path === '/oauth/authorize')).toHaveLength(1);
+    expect(atAs.filter((entry) => entry.form?.grant_type === 'authorization_code')).toHaveLength(1);
+    await second.dispose();
+  });
+
+  it('comes back after a restart (hibernation, a deploy) with every server, no initialize, no server/discover and no new sign-in', async () => {
+    model.setScript(echoScript);
+    const main = await taskServer();
+    const scenario = await auth.createScenario({ inner: 'stateful' });
+    const { mcp: secureUrl } = scenario.info();
+    const atSecure = (what: (entry: RecordedAuthRequest) => boolean) => scenario.stats().requests.filter(what).length;
+    const handshakes = () => ({
+      main: { initialize: main.count('initialize'), discover: main.count('server/discover') },
+      secure: {
+        initialize: atSecure((entry) => entry.rpcMethod === 'initialize'),
+        discover: atSecure((entry) => entry.rpcMethod === 'server/discover'),
+      },
+    });
+    const signIns = () => ({
+      authorize: atSecure((entry) => entry.server === 'as' && entry.path === '/oauth/authorize'),
+      token: atSecure((entry) => entry.server === 'as' && entry.path === '/oauth/token'),
+    });
+    const persist = join(scratch, 'hibernation');
+    const variables = { SERVER_ORIGINS: new URL(secureUrl).origin };
+    const first = startWorker(main.url, persist, variables);
+
+    // The server the user adds wants sign-in: the Worker answers with its state and the URL, and opens nothing.
+    const added = await first.addServer('una', { name: 'secure', url: secureUrl });
+    expect(added.status).toBe(201);
+    expect(added.answer.server).toMatchObject({ name: 'secure', status: 'authorizing', tools: [] });
+    const signInAt = added.answer.server?.authorize ?? '';
+    expect(signInAt.startsWith(`${scenario.info().issuer}/oauth/authorize?`)).toBe(true);
+    // A message meanwhile runs with main's tools, and tells the caller where to sign in.
+    const meanwhile = await first.ask('una', 'please echo');
+    expect(meanwhile).toMatchObject({ text: `The tool said: ${ECHOED}`, authorize: { secure: signInAt } });
+
+    const callback = (await fetch(signInAt, { redirect: 'manual' })).headers.get('location') ?? '';
+    expect(await first.as('una', callback)).toMatchObject({ status: 200, answer: { authorized: true } });
+    const before = await first.serversOf('una');
+    expect(before.map(({ name, status }) => [name, status])).toEqual([
+      ['main', 'ready'],
+      ['secure', 'ready'],
+    ]);
+    expect(before[1]?.tools.length).toBeGreaterThan(0);
+    // One handshake each (at secure a server/discover refused 401 before the sign-in, and one after).
+    const counted = handshakes();
+    expect(counted).toEqual({ main: { initialize: 1, discover: 1 }, secure: { initialize: 1, discover: 2 } });
+    expect(signIns()).toEqual({ authorize: 1, token: 1 });
+    await first.dispose();
+
+    // As after hibernation or a deploy: a new workerd, the object's storage on disk, nothing in memory.
+    const second = startWorker(main.url, persist, variables);
+    expect(await second.serversOf('una')).toEqual(before);
+    // Each server's tools reach the model, and a call to each goes through on the resumed session.
+    await second.ask('una', 'please echo');
+    const offered = (model.requests.at(-1)?.body?.tools ?? []).map((tool) => tool.function.name);
+    const echoes = offered.filter((name) => name.endsWith('echo'));
+    expect(echoes).toHaveLength(2);
+    model.setScript([
+      { when: { last: 'user' }, call: echoes.map((tool) => ({ tool, args: { text: 'hello from the model' } })) },
+      { when: { last: 'tool' }, reply: 'done' },
+    ]);
+    expect(await second.ask('una', 'echo on both')).toMatchObject({ toolCalls: echoes, text: 'done' });
+    expect(lastToolMessages()).toEqual([ECHOED, ECHOED]);
+
+    // Counted at the servers: no handshake since the restart, and the tokens were used as stored.
+    expect(handshakes()).toEqual(counted);
+    expect(signIns()).toEqual({ authorize: 1, token: 1 });
+    expect(atSecure((entry) => entry.rpcMethod === 'tools/call' && entry.status === 200)).toBe(1);
+    await second.dispose();
   });
 });
 
@@ -666,7 +786,7 @@ describe('who may drive an agent: a verified user, never a name in the path', ()
     const approvedCallback = async (user: string) => {
       const { status, answer } = await worker.chat(user, 'please echo');
       expect(status).toBe(401);
-      const approved = await fetch(answer.authorize ?? '', { redirect: 'manual' });
+      const approved = await fetch(answer.authorize?.main ?? '', { redirect: 'manual' });
       return approved.headers.get('location') ?? '';
     };
     const ivyCallback = await approvedCallback('ivy');
@@ -702,6 +822,8 @@ describe('bounds on what one user can ask of an agent', () => {
   beforeAll(() => {
     limited = startWorker(shared.server.url, undefined, {
       SESSION_SECRET: undefined,
+      // The default policy for the servers users add.
+      SERVER_ORIGINS: undefined,
       MAX_QUEUE: '2',
       RATE_PER_MINUTE: '4',
     });
@@ -748,6 +870,33 @@ describe('bounds on what one user can ask of an agent', () => {
     expect(model.requests).toEqual([]);
   });
 
+  it('refuses, without SERVER_ORIGINS, a server URL that is not https: to a public host name', async () => {
+    // A user for each, under RATE_PER_MINUTE's 4 here.
+    let users = 0;
+    const add = async (url: string) =>
+      limited.send(`${WORKER}/servers`, {
+        method: 'POST',
+        body: JSON.stringify({ name: 'probe', url }),
+        headers: { 'cf-access-jwt-assertion': await team.token(`url-user-${++users}`) },
+      });
+    const refusals: Array<[string, string]> = [
+      ['http://example.com/mcp', 'a server URL must be https:'],
+      ['https://127.0.0.1/mcp', 'a server URL must name a host, not an IP address'],
+      ['https://2130706433/mcp', 'a server URL must name a host, not an IP address'],
+      ['https://0x7f.1/mcp', 'a server URL must name a host, not an IP address'],
+      ['https://[::1]/mcp', 'a server URL must name a host, not an IP address'],
+      ['https://169.254.169.254/', 'a server URL must name a host, not an IP address'],
+      ['https://localhost/mcp', 'a server URL must name a public host'],
+      ['https://metadata.google.internal/', 'a server URL must name a public host'],
+      ['https://printer.local/', 'a server URL must name a public host'],
+      ['https://intranet/mcp', 'a server URL must name a public host'],
+      ['file:///etc/passwd', 'a server URL must be https:'],
+    ];
+    for (const [url, error] of refusals) {
+      expect({ url, ...(await add(url)) }).toMatchObject({ url, status: 400, answer: { error } });
+    }
+  });
+
   it('has no login route and takes no session cookie where SESSION_SECRET is unset', async () => {
     const login = await limited.send(`${WORKER}/login`, {
       method: 'POST',
@@ -758,6 +907,84 @@ describe('bounds on what one user can ask of an agent', () => {
     const forged = await signedCookie(SESSION_SECRET, 'ann', 3600);
     const refused = await limited.send(`${WORKER}/chat`, { method: 'POST', body: '{}', headers: { cookie: forged } });
     expect(refused).toMatchObject({ status: 401, answer: { error: 'sign in first' } });
+  });
+});
+
+describe('the servers a user adds', () => {
+  const stateful = () => `${servers.modes}/stateful`;
+
+  it("keeps each user's servers in that user's object: another user never sees or changes them", async () => {
+    const { worker } = shared;
+    const added = await worker.addServer('nia', { name: 'notes', url: stateful() });
+    expect(added.status).toBe(201);
+    expect(added.answer.server).toMatchObject({ name: 'notes', url: stateful(), status: 'ready' });
+    expect(added.answer.server?.tools).toContain('echo');
+
+    // Another user: only the operator's server, and a server of the same name is theirs alone.
+    expect((await worker.serversOf('oto')).map((server) => server.name)).toEqual(['main']);
+    const theirs = `${servers.modes}/stateless`;
+    expect((await worker.addServer('oto', { name: 'notes', url: theirs })).status).toBe(201);
+    expect((await worker.removeServer('oto', 'notes')).answer).toEqual({ removed: 'notes' });
+    const nias = await worker.serversOf('nia');
+    expect(nias.map(({ name, url, status }) => ({ name, url, status }))).toEqual([
+      { name: 'main', url: shared.server.url, status: 'ready' },
+      { name: 'notes', url: stateful(), status: 'ready' },
+    ]);
+    // Removed, it is gone for good: its session ended, its config deleted.
+    expect((await worker.removeServer('nia', 'NOTES')).answer).toEqual({ removed: 'NOTES' });
+    expect((await worker.serversOf('nia')).map((server) => server.name)).toEqual(['main']);
+    expect((await worker.removeServer('nia', 'notes')).status).toBe(404);
+  });
+
+  it('refuses a hostile name, URL or config with the reason, and stores none of it', async () => {
+    const { worker } = shared;
+    const allowed = new URL(servers.modes).origin;
+    const refusals: Array<[unknown, number, string | RegExp]> = [
+      // Names: they key the object's storage and prefix tool names.
+      [{ name: 'session:bob', url: stateful() }, 400, /is not a server name/],
+      [{ name: 'access:zed', url: stateful() }, 400, /is not a server name/],
+      [{ name: '../bob', url: stateful() }, 400, /is not a server name/],
+      [{ name: 'mcp:configs', url: stateful() }, 400, /is not a server name/],
+      [{ name: 'x'.repeat(33), url: stateful() }, 400, /is not a server name/],
+      [{ name: 42, url: stateful() }, 400, /name/],
+      [{ name: 'MAIN', url: stateful() }, 409, "main is the operator's server: users cannot add, replace or remove it"],
+      // URLs: only the origins the operator allows.
+      [
+        { name: 'meta', url: 'http://169.254.169.254/latest/meta-data/' },
+        400,
+        `servers may be added only at ${allowed}`,
+      ],
+      [{ name: 'local', url: 'http://10.0.0.1/mcp' }, 400, `servers may be added only at ${allowed}`],
+      [{ name: 'creds', url: `http://user:pw@${new URL(allowed).host}/stateful` }, 400, /user name or password/],
+      [{ name: 'nourl' }, 400, '`url` must be an http: or https: URL'],
+      // Sizes and headers: the set's bounds.
+      [{ name: 'long', url: `${allowed}/${'x'.repeat(20_000)}` }, 413, /maxConfigBytes: 16384/],
+      [{ name: 'heavy', url: stateful(), headers: { 'x-pad': 'x'.repeat(20_000) } }, 413, /maxConfigBytes: 16384/],
+      [{ name: 'split', url: stateful(), headers: { 'x-a': 'one\r\nx-b: two' } }, 400, /line break/],
+      ['not an object', 400, /the body must be/],
+    ];
+    for (const [config, status, reason] of refusals) {
+      const { status: got, answer } = await worker.addServer('pat', config);
+      expect({ config, status: got }).toEqual({ config, status });
+      expect(answer.error).toMatch(reason);
+    }
+    expect((await worker.removeServer('pat', 'main')).status).toBe(409);
+    expect((await worker.removeServer('pat', '%E0%A4%A')).status).toBe(400);
+    expect((await worker.serversOf('pat')).map((server) => server.name)).toEqual(['main']);
+  });
+
+  it('holds at most MAX_SERVERS servers a user, the set refusing one more with 409', async () => {
+    const { worker } = shared;
+    // MAX_SERVERS is 3 here: main and two of the user's.
+    expect((await worker.addServer('quin', { name: 'one', url: stateful() })).status).toBe(201);
+    expect((await worker.addServer('quin', { name: 'two', url: stateful() })).status).toBe(201);
+    const third = await worker.addServer('quin', { name: 'three', url: stateful() });
+    expect(third.status).toBe(409);
+    expect(third.answer.error).toMatch(/three would be one server too many \(maxServers: 3\)/);
+    expect((await worker.addServer('quin', { name: 'ONE', url: stateful() })).status).toBe(400);
+    expect((await worker.serversOf('quin')).map((server) => server.name)).toEqual(['main', 'one', 'two']);
+    // Another user's room is their own.
+    expect((await worker.addServer('rex', { name: 'one', url: stateful() })).status).toBe(201);
   });
 });
 

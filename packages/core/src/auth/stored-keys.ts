@@ -12,8 +12,9 @@ const queues = new WeakMap<OAuthStore, Promise<unknown>>();
  * page reload, or in another provider on the same store, finds what an earlier
  * one stored. Registered clients are not listed: they outlive a sign-out.
  * Changes to the list run one at a time per store, whichever provider makes
- * them, so concurrent writes in this page lose no key (another process or tab
- * on a shared store is not covered: that needs the store's own locking).
+ * them, so concurrent writes in this page lose no key; a store with `update`
+ * makes each change inside it, so other tabs, invocations and processes
+ * sharing the store lose none either.
  */
 export class StoredKeys {
   readonly #store: OAuthStore;
@@ -45,6 +46,15 @@ export class StoredKeys {
   }
 
   #change(change: (keys: string[]) => string[]): Promise<void> {
+    const store = this.#store;
+    if (store.update) {
+      return store
+        .update(storeKeys.index, (current) => {
+          const parsed = v.safeParse(KeyListSchema, current);
+          return change(parsed.success ? parsed.output : []);
+        })
+        .then(() => undefined);
+    }
     const next = (queues.get(this.#store) ?? Promise.resolve()).then(async () => {
       const keys = await this.list();
       const changed = change(keys);

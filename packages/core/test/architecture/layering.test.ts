@@ -171,6 +171,12 @@ describe('layering of packages/core/src', () => {
     expect(crossings('client/eras/', ['client/session.ts', 'client/client.ts'])).toEqual([]);
   });
 
+  it('connections/ is a layer above: the main entry and what it is built on import nothing of it, auth/ only MemoryStore', () => {
+    const below = ['index.ts', 'client/', 'transport/', 'protocol/', 'errors/', 'util/', 'ai/', 'skills/'];
+    expect(below.flatMap((folder) => crossings(folder, ['connections/']))).toEqual([]);
+    expect(reachesPast('auth/', 'connections/', ['connections/stores/memory-store.ts'])).toEqual([]);
+  });
+
   it('client/listen/ knows the channel, not the answering module that loads it, the eras or the Session', () => {
     expect(
       crossings('client/listen/', ['client/answering/', 'client/eras/', 'client/session.ts', 'client/client.ts']),

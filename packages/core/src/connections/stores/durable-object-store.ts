@@ -1,7 +1,7 @@
 import { type LeaseOptions, leaseBounds } from '../lease.js';
 import type { Store } from '../store.js';
 import { encodeStoreValue } from '../store-json.js';
-import { queuedUpdate } from './key-queue.js';
+import { queuedUpdate } from './queued-update.js';
 
 /**
  * The part of a Durable Object's storage (`ctx.storage`) the store uses.

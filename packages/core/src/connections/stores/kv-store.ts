@@ -2,7 +2,7 @@ import { encodeBase64url } from '../../util/base64.js';
 import { type LeaseOptions, leaseBounds } from '../lease.js';
 import type { Store } from '../store.js';
 import { decodeStoreValue, encodeStoreValue } from '../store-json.js';
-import { queuedUpdate } from './key-queue.js';
+import { queuedUpdate } from './queued-update.js';
 
 /** The longest key Workers KV takes, in UTF-8 bytes. */
 const MAX_KEY_BYTES = 512;
