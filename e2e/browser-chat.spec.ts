@@ -1,24 +1,29 @@
-import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
-import { build } from 'esbuild';
-import { BROWSER_CHAT_URL, HTTP_TEST_SERVERS } from '../playwright.config';
-import { createFaultScenario, readFaultStats } from '../runtimes/faults.js';
+import { BROWSER_CHAT_URL } from '../playwright.config';
 import { type AuthServers, startAuthServers } from '../test-servers/auth/serve.mjs';
 import { type FormsServer, startFormsServer } from '../test-servers/forms/serve.mjs';
 import { type MockModel, type MockScript, startMockModel } from '../test-servers/mock-model/serve.mjs';
+import {
+  API_KEY,
+  addServer,
+  expectStatus,
+  fillModel,
+  openChat,
+  plainScenario,
+  send,
+  serverEntry,
+} from './browser-chat-page.js';
 import { expect, test } from './fixtures.js';
 
 /**
- * examples/browser-chat as a user drives it: built by Vite, served on its own
- * origin (BROWSER_CHAT_URL), talking cross-origin to a reference MCP server
- * (test-servers/http, /stateful) and to the scripted mock model.
+ * examples/browser-chat as a user drives it (see browser-chat-page.ts): one
+ * server added in the panel, named `reference`, and the chat over its tools.
+ * browser-chat-servers.spec.ts tests the panel itself.
  */
-const MCP_SERVER = `${HTTP_TEST_SERVERS.modes}/stateful`;
-const API_KEY = 'browser-chat-test-key';
 
 /** After a tool turn the mock quotes the tool's result, so the answer proves the result reached the model. */
 const QUOTE_TOOL = { when: { last: 'tool' }, reply: 'The tool said: {{tool}}' } as const;
-/** "slow" runs a tool that takes 20 s (long enough to stop or reconnect while it runs); anything else is echoed. */
+/** "slow" runs a tool that takes 20 s (long enough to stop or remove its server while it runs); anything else is echoed. */
 const LONG_SLOW_SCRIPT: MockScript = [
   QUOTE_TOOL,
   { when: { userSays: 'slow' }, call: [{ tool: 'slow', args: { steps: 100, intervalMs: 200 } }] },
@@ -35,52 +40,24 @@ test.afterAll(async () => {
   await model?.close();
 });
 
-async function openChat(page: Page, script: MockScript, server = MCP_SERVER) {
-  model.setScript(script);
+/** The chat with `script`, once its server (`reference` at `server`) is ready. */
+async function ready(page: Page, script: MockScript, server?: string) {
   seen = model.requests.length;
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${BROWSER_CHAT_URL}/`);
-  await page.getByLabel('URL', { exact: true }).fill(server);
-  await page.getByLabel('Base URL').fill(model.url);
-  await page.getByLabel('API key').fill(API_KEY);
-  await page.getByLabel('Model', { exact: true }).fill('mock-model');
-  await page.getByRole('button', { name: 'Connect' }).click();
-  return errors;
-}
-
-async function send(page: Page, text: string) {
-  await page.getByPlaceholder('Ask something…').fill(text);
-  await page.getByRole('button', { name: 'Send' }).click();
+  await openChat(page, model, script, server);
+  await expectStatus(page, 'reference', 'ready');
 }
 
 /** The chat requests the model saw whose last message is a user's (not a tool result). */
 const userTurns = () => model.requests.slice(seen).filter((request) => request.body?.messages.at(-1)?.role === 'user');
 
-/** What a fault-server scenario saw: JSON-RPC methods by count, and every HTTP request. */
-interface ScenarioStats {
-  methods: Record<string, number>;
-  requests: Array<{ httpMethod: string }>;
-}
-
-/** A fault-server scenario with no rules: the reference server as it is, with a log of what it received. */
-async function plainScenario() {
-  const { mcp, stats } = await createFaultScenario(HTTP_TEST_SERVERS.faults, { inner: 'stateful', rules: [] });
-  return {
-    mcp,
-    stats: async () => (await readFaultStats(stats)) as unknown as ScenarioStats,
-    remove: () => fetch(stats.replace(/\/stats$/, ''), { method: 'DELETE' }),
-  };
-}
-
 test('connects across origins, lists the tools, and a tool result reaches the model and the page as text', async ({
   page,
 }) => {
-  const errors = await openChat(page, [
+  await ready(page, [
     QUOTE_TOOL,
     { when: { userSays: 'echo' }, call: [{ tool: 'echo', args: { text: '<img src=x onerror="window.owned=1">hi' } }] },
   ]);
-  await expect(page.getByRole('status')).toHaveText(/Connected to mcp-reference-server/);
+  await expect(serverEntry(page, 'reference')).toContainText('Ready: mcp-reference-server');
   await expect(page.locator('#tools li')).toHaveCount(11);
 
   await send(page, 'Please echo something');
@@ -97,15 +74,13 @@ test('connects across origins, lists the tools, and a tool result reaches the mo
   expect(first?.body?.tools?.map((tool) => tool.function.name)).toContain('echo');
   const toolMessage = model.requests.at(-1)?.body?.messages.find((message) => message.role === 'tool');
   expect(JSON.stringify(toolMessage?.content)).toContain('onerror');
-  expect(errors).toEqual([]);
 });
 
 test("shows the server's progress while a tool runs", async ({ page }) => {
-  await openChat(page, [
+  await ready(page, [
     QUOTE_TOOL,
     { when: { userSays: 'slow' }, call: [{ tool: 'slow', args: { steps: 4, intervalMs: 400 } }] },
   ]);
-  await expect(page.getByRole('status')).toHaveText(/Connected/);
   await send(page, 'Run the slow tool');
   const card = page.getByRole('region', { name: 'Tool call slow' });
   // Seen while the tool still runs: progress is live, not a summary afterwards.
@@ -118,7 +93,7 @@ test("shows the server's progress while a tool runs", async ({ page }) => {
 });
 
 test('two tools running at once each show their own progress', async ({ page }) => {
-  await openChat(page, [
+  await ready(page, [
     QUOTE_TOOL,
     {
       when: { userSays: 'both' },
@@ -128,7 +103,6 @@ test('two tools running at once each show their own progress', async ({ page }) 
       ],
     },
   ]);
-  await expect(page.getByRole('status')).toHaveText(/Connected/);
   await send(page, 'Run both slow tools');
   const [three, six] = [0, 1].map((index) => page.getByRole('region', { name: 'Tool call slow' }).nth(index));
   // Both running, each card with its own call's steps.
@@ -145,8 +119,7 @@ test('Stop ends the turn while a tool runs, the server hears the cancellation, a
   page,
 }) => {
   const scenario = await plainScenario();
-  await openChat(page, LONG_SLOW_SCRIPT, scenario.mcp);
-  await expect(page.getByRole('status')).toHaveText(/Connected/);
+  await ready(page, LONG_SLOW_SCRIPT, scenario.mcp);
   await send(page, 'Run the slow tool');
   const card = page.getByRole('region', { name: 'Tool call slow' });
   await expect(card.locator('.progress-message')).toHaveText(/step \d+ of 100/);
@@ -167,7 +140,7 @@ test('Stop ends the turn while a tool runs, the server hears the cancellation, a
   await scenario.remove();
 });
 
-test('Connect again (double-clicked, then during a turn) keeps one client: the old one closed, its turn stopped', async ({
+test('Add (double-clicked) adds one server; removing it during a turn stops the turn and ends its session', async ({
   page,
 }) => {
   const scenario = await plainScenario();
@@ -176,32 +149,39 @@ test('Connect again (double-clicked, then during a turn) keeps one client: the o
     const deletes = requests.filter((request) => request.httpMethod === 'DELETE').length;
     return { initialize: methods.initialize ?? 0, cancelled: methods['notifications/cancelled'] ?? 0, deletes };
   };
-  await openChat(page, LONG_SLOW_SCRIPT, scenario.mcp);
-  const connect = page.getByRole('button', { name: 'Connect' });
-  await expect(page.getByRole('status')).toHaveText(/Connected/);
+  model.setScript(LONG_SLOW_SCRIPT);
+  await page.goto(`${BROWSER_CHAT_URL}/`);
+  await fillModel(page, model);
+  const form = page.getByRole('form', { name: 'Add a server' });
+  await form.getByLabel('Name').fill('reference');
+  await form.getByLabel('URL').fill(scenario.mcp);
+  // The first click disables Add until the server is added: one server, one handshake.
+  await form.getByRole('button', { name: 'Add' }).dblclick();
+  await expectStatus(page, 'reference', 'ready');
+  await expect(page.locator('#servers li')).toHaveCount(1);
+  await expect(form.locator('.error')).toHaveText('');
+  await expect.poll(stats).toEqual({ initialize: 1, cancelled: 0, deletes: 0 });
 
-  // A double click connects once more, not twice: the first click disables the button.
-  await connect.dblclick();
-  await expect(page.getByRole('status')).toHaveText(/Connected/);
-  await expect(connect).toBeEnabled();
-  await expect.poll(stats).toEqual({ initialize: 2, cancelled: 0, deletes: 1 });
-
-  // Connecting during a turn stops the turn (its call cancelled on the server), then closes that client.
+  // Removing the server during a turn stops the turn (its call cancelled on the server), then ends the session.
   await send(page, 'Run the slow tool');
   const card = page.getByRole('region', { name: 'Tool call slow' });
   await expect(card.locator('.progress-message')).toHaveText(/step \d+ of 100/);
-  await connect.click();
+  await serverEntry(page, 'reference').getByRole('button', { name: 'Remove' }).click();
   await expect(card).toHaveAttribute('data-state', 'error');
   await expect(page.locator('.entry.note').last()).toHaveText('Stopped.');
-  await expect(page.getByRole('status')).toHaveText(/Connected/);
-  await expect.poll(stats).toEqual({ initialize: 3, cancelled: 1, deletes: 2 });
+  await expect(page.locator('#servers li')).toHaveCount(0);
+  await expect(page.locator('#tools li')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Send' })).toBeDisabled();
+  await expect.poll(stats).toEqual({ initialize: 1, cancelled: 1, deletes: 1 });
 
-  // The new connection's turns own Send and Stop; the stopped turn stayed out of the history.
+  // Added again, it connects afresh; its turns own Send and Stop; the stopped turn stayed out of the history.
+  await addServer(page, 'reference', scenario.mcp);
+  await expectStatus(page, 'reference', 'ready');
+  await expect.poll(stats).toEqual({ initialize: 2, cancelled: 1, deletes: 1 });
   await send(page, 'Run the slow tool again');
   await expect(page.getByRole('region', { name: 'Tool call slow' }).nth(1).locator('.progress-message')).toHaveText(
     /step \d+ of 100/,
   );
-  await expect(page.getByRole('button', { name: 'Stop' })).toBeEnabled();
   await page.getByRole('button', { name: 'Stop' }).click();
   await expect(page.getByRole('button', { name: 'Send' })).toBeEnabled();
   const asked = model.requests.length;
@@ -213,8 +193,7 @@ test('Connect again (double-clicked, then during a turn) keeps one client: the o
 });
 
 test('a model that never stops calling tools is cut off after MAX_STEPS (8) steps', async ({ page }) => {
-  await openChat(page, [{ call: [{ tool: 'echo', args: { text: 'again' } }] }]);
-  await expect(page.getByRole('status')).toHaveText(/Connected/);
+  await ready(page, [{ call: [{ tool: 'echo', args: { text: 'again' } }] }]);
   await send(page, 'Loop forever');
   await expect(page.locator('.entry.note')).toHaveText('Stopped after 8 steps.');
   await expect(page.getByRole('region', { name: 'Tool call echo' })).toHaveCount(8);
@@ -225,11 +204,10 @@ test('a model that never stops calling tools is cut off after MAX_STEPS (8) step
 test('an elicitation becomes a form; required fields are enforced; accept, decline and cancel reach the server', async ({
   page,
 }) => {
-  await openChat(page, [
+  await ready(page, [
     QUOTE_TOOL,
     { when: { userSays: 'ask me' }, call: [{ tool: 'elicit', args: { message: 'Who are you, <b>really</b>?' } }] },
   ]);
-  await expect(page.getByRole('status')).toHaveText(/Connected/);
   await send(page, 'Please ask me my name');
   const form = page.getByRole('form', { name: 'The server asks' });
   await expect(form).toContainText('Who are you, <b>really</b>?');
@@ -288,12 +266,12 @@ test.describe('forms', () => {
   test('strings, numbers, booleans and choices become controls whose values reach the server typed', async ({
     page,
   }) => {
-    await openChat(
+    await ready(
       page,
       [QUOTE_TOOL, { when: { userSays: 'form' }, call: [{ tool: 'ask', args: { requestedSchema: EVERY_FIELD } }] }],
       forms.url,
     );
-    await expect(page.getByRole('status')).toHaveText(/Connected to forms-test-server/);
+    await expect(serverEntry(page, 'reference')).toContainText('Ready: forms-test-server');
     await send(page, 'Show me the form');
     const form = page.getByRole('form', { name: 'The server asks' });
     await form.getByLabel('Name *').fill('Ada');
@@ -344,8 +322,7 @@ const SAMPLING_SCRIPT: MockScript = [
 ];
 
 test('a sampling request is shown first and, approved, answered by the same model endpoint', async ({ page }) => {
-  await openChat(page, SAMPLING_SCRIPT);
-  await expect(page.getByRole('status')).toHaveText(/Connected/);
+  await ready(page, SAMPLING_SCRIPT);
   await send(page, 'Get the server to write a poem');
   const request = page.getByRole('region', { name: 'Sampling request' });
   await expect(request.locator('li')).toHaveText('user: Write a haiku');
@@ -361,8 +338,7 @@ test('a sampling request is shown first and, approved, answered by the same mode
 });
 
 test('a declined sampling request reaches the server as a refusal and the model is never asked', async ({ page }) => {
-  await openChat(page, SAMPLING_SCRIPT);
-  await expect(page.getByRole('status')).toHaveText(/Connected/);
+  await ready(page, SAMPLING_SCRIPT);
   await send(page, 'Get the server to write a poem');
   const request = page.getByRole('region', { name: 'Sampling request' });
   await request.getByRole('button', { name: 'Decline' }).click();
@@ -374,42 +350,18 @@ test('a declined sampling request reaches the server as a refusal and the model 
   expect(userTurns().some((turn) => turn.body?.messages.at(-1)?.content === 'Write a haiku')).toBe(false);
 });
 
-test('a sampling request already withdrawn when it reaches the page is refused at once, not left pending', async ({
+test('a sampling request withdrawn (its server removed) closes with its buttons disabled, and the model is never asked', async ({
   page,
 }) => {
-  // src/sampling.ts on its own, bundled for the browser as Vite would, on a page with the transcript element.
-  const bundled = await build({
-    entryPoints: [fileURLToPath(new URL('../examples/browser-chat/src/sampling.ts', import.meta.url))],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    conditions: ['browser'],
-    write: false,
-    logLevel: 'silent',
-  });
-  const code = bundled.outputFiles[0]?.text ?? '';
-  await page.setContent('<div id="log"></div>');
-  await page.addScriptTag({ type: 'module', content: `${code}\nwindow.samplingWithApproval = samplingWithApproval;` });
-  await page.waitForFunction(() => 'samplingWithApproval' in window);
-  const outcome = await page.evaluate(async () => {
-    type Handler = (request: unknown, context: { signal: AbortSignal }) => Promise<unknown>;
-    const make = (window as unknown as { samplingWithApproval: (model: () => never) => Handler }).samplingWithApproval;
-    const handler = make(() => {
-      throw new Error('the model must not be asked');
-    });
-    const withdrawn = new AbortController();
-    withdrawn.abort();
-    const request = { messages: [{ role: 'user', content: { type: 'text', text: 'Write a haiku' } }], maxTokens: 100 };
-    const answered = handler(request, { signal: withdrawn.signal }).then(
-      () => 'answered',
-      (error: Error) => `${error.name}: ${error.message}`,
-    );
-    const pending = new Promise((resolve) => setTimeout(() => resolve('still pending'), 1_000));
-    return Promise.race([answered, pending]);
-  });
-  expect(outcome).toBe('RpcError: User rejected sampling request (-1)');
-  await expect(page.locator('.entry.sampling .status')).toHaveText('Withdrawn by the server.');
-  await expect(page.getByRole('button', { name: 'Approve' })).toBeDisabled();
+  await ready(page, SAMPLING_SCRIPT);
+  await send(page, 'Get the server to write a poem');
+  const request = page.getByRole('region', { name: 'Sampling request' });
+  await expect(request.locator('li')).toHaveText('user: Write a haiku');
+  await serverEntry(page, 'reference').getByRole('button', { name: 'Remove' }).click();
+  await expect(request.locator('.status')).toHaveText('Withdrawn.');
+  await expect(request.getByRole('button', { name: 'Approve' })).toBeDisabled();
+  await expect(request.getByRole('button', { name: 'Decline' })).toBeDisabled();
+  expect(userTurns().some((turn) => turn.body?.messages.at(-1)?.content === 'Write a haiku')).toBe(false);
 });
 
 test.describe('OAuth', () => {
@@ -421,15 +373,19 @@ test.describe('OAuth', () => {
     await auth?.close();
   });
 
-  test('a protected server signs the user in through a popup, then the chat uses it', async ({ page }) => {
+  test('a protected server waits for Sign in, whose click opens the popup, then the chat uses it', async ({ page }) => {
     const scenario = await auth.createScenario();
+    const script: MockScript = [
+      QUOTE_TOOL,
+      { when: { userSays: 'echo' }, call: [{ tool: 'echo', args: { text: 'signed in' } }] },
+    ];
+    await openChat(page, model, script, scenario.info().mcp);
+    await expectStatus(page, 'reference', 'authorizing');
+    // Nothing opened by itself: the sign-in page was not even asked for yet.
+    expect(scenario.stats().requests.filter((entry) => entry.path === '/oauth/authorize')).toHaveLength(0);
     const popup = page.waitForEvent('popup');
-    await openChat(
-      page,
-      [QUOTE_TOOL, { when: { userSays: 'echo' }, call: [{ tool: 'echo', args: { text: 'signed in' } }] }],
-      scenario.info().mcp,
-    );
-    await expect(page.getByRole('status')).toHaveText(/Connected/);
+    await serverEntry(page, 'reference').getByRole('button', { name: 'Sign in' }).click();
+    await expectStatus(page, 'reference', 'ready');
     expect((await popup).isClosed()).toBe(true);
     await send(page, 'echo please');
     await expect(page.locator('.entry.assistant').last()).toHaveText(/^The tool said: .*signed in/);
@@ -441,12 +397,11 @@ test.describe('OAuth', () => {
 test('README screenshot (BROWSER_CHAT_SCREENSHOT=1 writes examples/browser-chat/screenshot.png)', async ({ page }) => {
   test.skip(process.env.BROWSER_CHAT_SCREENSHOT !== '1', 'writes into the repository: run by hand');
   await page.setViewportSize({ width: 1100, height: 700 });
-  await openChat(page, [
+  await ready(page, [
     { when: { last: 'tool', toolSays: 'steps' }, reply: 'The slow tool finished all three steps.' },
     { when: { userSays: 'slow' }, call: [{ tool: 'slow', args: { steps: 3, intervalMs: 200 } }] },
     { when: { userSays: 'name' }, call: [{ tool: 'elicit', args: { message: 'What name should I sign with?' } }] },
   ]);
-  await expect(page.getByRole('status')).toHaveText(/Connected/);
   await send(page, 'Run the slow tool, please.');
   await expect(page.locator('.entry.assistant')).toHaveText(/finished/);
   await send(page, 'Sign the report with my name.');

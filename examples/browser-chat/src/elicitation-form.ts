@@ -1,5 +1,6 @@
 import type { ElicitRequestFormParams, ElicitResult } from '@mcp/core';
-import { el, transcript } from './dom.js';
+import type { PendingElicitation } from '@mcp/core/connections';
+import { describeError, el, transcript } from './dom.js';
 
 type Option = { const: string; title: string };
 
@@ -104,14 +105,15 @@ function readValue(control: HTMLElement, field: Field): Value | undefined {
 }
 
 /**
- * Shows the server's question as a form built from its `requestedSchema` and
- * resolves with the user's answer: `accept` with the values, `decline`, or
- * `cancel`. The browser checks required fields and bounds before `accept`;
- * the client checks the answer against the schema again before sending it.
- * If the server gives up first (`signal`), the form closes as cancelled.
+ * Shows the server's question as a form built from its `requestedSchema`, and
+ * answers the waiting request with the user's choice: `respond` with the
+ * values, `decline`, or `cancel`. The browser checks required fields and
+ * bounds before Submit; the connection checks the answer against the schema
+ * again, and an answer that does not fit leaves the form open with the reason.
+ * If the server gives the request up first (`signal`), the form closes.
  */
-export function askUser(request: ElicitRequestFormParams, signal: AbortSignal): Promise<ElicitResult> {
-  const { properties, required = [] } = request.requestedSchema;
+export function askUser(request: PendingElicitation & { params: ElicitRequestFormParams }, server: string): void {
+  const { properties, required = [] } = request.params.requestedSchema;
   const controls = Object.entries(properties as Record<string, Field>).map(([key, field]) => {
     const control = controlFor(key, field, required.includes(key));
     const label = el(
@@ -127,8 +129,8 @@ export function askUser(request: ElicitRequestFormParams, signal: AbortSignal): 
   const form = el(
     'form',
     { class: 'entry elicitation', 'aria-label': 'The server asks' },
-    el('h3', {}, 'The server asks'),
-    el('p', {}, request.message),
+    el('h3', {}, `${server} asks`),
+    el('p', {}, request.params.message),
     ...controls.map(({ label }) => label),
     el(
       'div',
@@ -141,30 +143,32 @@ export function askUser(request: ElicitRequestFormParams, signal: AbortSignal): 
   );
   transcript.add(form);
 
-  return new Promise((resolve) => {
-    const finish = (result: ElicitResult, note: string) => {
-      signal.removeEventListener('abort', onAbort);
-      for (const element of form.elements) (element as HTMLInputElement).disabled = true;
-      status.textContent = note;
-      resolve(result);
-    };
-    const onAbort = () => finish({ action: 'cancel' }, 'Withdrawn by the server.');
-    signal.addEventListener('abort', onAbort, { once: true });
-    if (signal.aborted) onAbort();
+  const close = (note: string) => {
+    request.signal.removeEventListener('abort', onAbort);
+    for (const element of form.elements) (element as HTMLInputElement).disabled = true;
+    status.textContent = note;
+  };
+  const onAbort = () => close('Withdrawn.');
+  request.signal.addEventListener('abort', onAbort, { once: true });
+  if (request.signal.aborted) onAbort();
 
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      const content: Record<string, Value> = {};
-      for (const { key, field, control } of controls) {
-        const value = readValue(control, field);
-        if (value !== undefined) content[key] = value;
-      }
-      finish({ action: 'accept', content }, 'Sent.');
-    });
-    form.addEventListener('click', (event) => {
-      const button = event.target;
-      if (!(button instanceof HTMLButtonElement) || button.type !== 'button') return;
-      finish({ action: button.value === 'decline' ? 'decline' : 'cancel' }, `You chose ${button.value}.`);
-    });
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const content: Record<string, Value> = {};
+    for (const { key, field, control } of controls) {
+      const value = readValue(control, field);
+      if (value !== undefined) content[key] = value;
+    }
+    try {
+      if (request.respond(content)) close('Sent.');
+    } catch (error) {
+      // The answer does not fit the schema: the request still waits, so the user can correct it.
+      status.textContent = describeError(error);
+    }
+  });
+  form.addEventListener('click', (event) => {
+    const button = event.target;
+    if (!(button instanceof HTMLButtonElement) || button.type !== 'button') return;
+    if (button.value === 'decline' ? request.decline() : request.cancel()) close(`You chose ${button.value}.`);
   });
 }

@@ -1,7 +1,7 @@
-import type { CreateMessageRequestParams, CreateMessageResult, SamplingContent, SamplingHandler } from '@mcp/core';
-import { ErrorCode, RpcError } from '@mcp/core';
+import type { CreateMessageRequestParams, SamplingContent } from '@mcp/core';
+import type { PendingSampling } from '@mcp/core/connections';
 import { generateText, type LanguageModel, type ModelMessage } from 'ai';
-import { el, transcript } from './dom.js';
+import { describeError, el, transcript } from './dom.js';
 
 /** A sampling content block as the text the user is shown. */
 function shown(block: SamplingContent): string {
@@ -11,12 +11,25 @@ function shown(block: SamplingContent): string {
 const blocksOf = (message: CreateMessageRequestParams['messages'][number]): SamplingContent[] =>
   Array.isArray(message.content) ? message.content : [message.content];
 
+/** The server's messages as the AI SDK's: text kept, other blocks named (this example sends text only). */
+function toModelMessages(request: CreateMessageRequestParams): ModelMessage[] {
+  return request.messages.map((message) => ({ role: message.role, content: blocksOf(message).map(shown).join('\n') }));
+}
+
 /**
- * Shows what the server wants the model to read, and resolves with the user's
- * choice. The spec asks clients to keep a human in the loop for sampling
- * (2025-11-25, client/sampling), since the server spends the user's model.
+ * Shows what the server wants the model to read and asks the user first: the
+ * spec asks clients to keep a human in the loop for sampling (2025-11-25,
+ * client/sampling), since the server spends the user's model. Approved, the
+ * same model endpoint the chat uses answers it; declined, the server gets the
+ * refusal the spec names (-1, user rejected) and the model is never called.
+ * A request the server gives up (`signal`) closes with its buttons disabled.
  */
-function approve(request: CreateMessageRequestParams, signal: AbortSignal): Promise<boolean> {
+export function approveSampling(
+  pending: PendingSampling,
+  server: string,
+  model: () => { model: LanguageModel; id: string },
+): void {
+  const request = pending.params;
   const approveButton = el('button', { type: 'button' }, 'Approve');
   const declineButton = el('button', { type: 'button' }, 'Decline');
   const status = el('p', { class: 'status' });
@@ -24,7 +37,7 @@ function approve(request: CreateMessageRequestParams, signal: AbortSignal): Prom
     el(
       'section',
       { class: 'entry sampling', 'aria-label': 'Sampling request' },
-      el('h3', {}, 'The server asks to use your model'),
+      el('h3', {}, `${server} asks to use your model`),
       request.systemPrompt !== undefined && el('p', { class: 'system' }, `System: ${request.systemPrompt}`),
       el(
         'ol',
@@ -38,52 +51,51 @@ function approve(request: CreateMessageRequestParams, signal: AbortSignal): Prom
       status,
     ),
   );
-  return new Promise((resolve) => {
-    const finish = (approved: boolean, note: string) => {
-      approveButton.disabled = declineButton.disabled = true;
-      signal.removeEventListener('abort', onAbort);
-      status.textContent = note;
-      resolve(approved);
-    };
-    const onAbort = () => finish(false, 'Withdrawn by the server.');
-    signal.addEventListener('abort', onAbort, { once: true });
-    // Withdrawn before it was shown: the abort event has already fired, and would never reach onAbort.
-    if (signal.aborted) onAbort();
-    approveButton.addEventListener('click', () => finish(true, 'Approved: asking the model…'));
-    declineButton.addEventListener('click', () => finish(false, 'Declined.'));
+  const close = (note: string) => {
+    approveButton.disabled = declineButton.disabled = true;
+    pending.signal.removeEventListener('abort', onAbort);
+    status.textContent = note;
+  };
+  const onAbort = () => close('Withdrawn.');
+  pending.signal.addEventListener('abort', onAbort, { once: true });
+  if (pending.signal.aborted) onAbort();
+  declineButton.addEventListener('click', () => {
+    if (pending.decline()) close('Declined.');
+  });
+  approveButton.addEventListener('click', () => {
+    close('Approved: asking the model…');
+    // model() reads the settings form, which may not make a model: that too is a failure shown here.
+    void Promise.resolve()
+      .then(() => answer(pending, model()))
+      .then(
+        (text) =>
+          transcript.add(el('p', { class: 'entry note' }, 'The model answered the server: ', el('q', {}, text))),
+        (error: unknown) => {
+          const withdrawn = pending.signal.aborted;
+          // The queue has no way to send the model's failure as such; the server reads a refusal.
+          pending.cancel();
+          status.textContent = withdrawn ? 'Withdrawn.' : `The model failed: ${describeError(error)}`;
+        },
+      );
   });
 }
 
-/** The server's messages as the AI SDK's: text kept, other blocks named (this example sends text only). */
-function toModelMessages(request: CreateMessageRequestParams): ModelMessage[] {
-  return request.messages.map((message) => ({ role: message.role, content: blocksOf(message).map(shown).join('\n') }));
-}
-
-/**
- * A sampling handler that asks the user first, then answers with the same
- * model endpoint the chat uses. A decline is the JSON-RPC error the spec names
- * for it (-1, user rejected); the server sees the refusal, nothing is sampled.
- */
-export function samplingWithApproval(model: () => { model: LanguageModel; id: string }): SamplingHandler {
-  return async (request, { signal }): Promise<CreateMessageResult> => {
-    if (!(await approve(request, signal))) {
-      throw new RpcError(ErrorCode.UserRejected, 'User rejected sampling request');
-    }
-    const chosen = model();
-    const { text, finishReason } = await generateText({
-      model: chosen.model,
-      messages: toModelMessages(request),
-      maxOutputTokens: request.maxTokens,
-      abortSignal: signal,
-      ...(request.systemPrompt !== undefined && { system: request.systemPrompt }),
-      ...(request.temperature !== undefined && { temperature: request.temperature }),
-    });
-    transcript.add(el('p', { class: 'entry note' }, 'The model answered the server: ', el('q', {}, text)));
-    return {
-      role: 'assistant',
-      content: { type: 'text', text },
-      model: chosen.id,
-      stopReason: finishReason === 'length' ? 'maxTokens' : 'endTurn',
-    };
-  };
+/** Asks the model and answers the request with its text; resolves with the text. */
+async function answer(pending: PendingSampling, chosen: { model: LanguageModel; id: string }): Promise<string> {
+  const request = pending.params;
+  const { text, finishReason } = await generateText({
+    model: chosen.model,
+    messages: toModelMessages(request),
+    maxOutputTokens: request.maxTokens,
+    abortSignal: pending.signal,
+    ...(request.systemPrompt !== undefined && { system: request.systemPrompt }),
+    ...(request.temperature !== undefined && { temperature: request.temperature }),
+  });
+  pending.respond({
+    role: 'assistant',
+    content: { type: 'text', text },
+    model: chosen.id,
+    stopReason: finishReason === 'length' ? 'maxTokens' : 'endTurn',
+  });
+  return text;
 }

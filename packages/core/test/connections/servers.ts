@@ -4,12 +4,12 @@
  * stop a server and bring it back where the connection looks for it; and the
  * recording proxy, which counts each JSON-RPC method at the server's door.
  */
-import { createConnection, createServer, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 // @ts-expect-error test-servers/http is plain JS without declarations
 import { startHttpServers as startHttpServersJs } from '../../../../test-servers/http/serve.mjs';
 import type { ConnectionEvent, ConnectionState } from '../../src/connections/index.js';
 
+export { type Cable, startCable } from '../../../../test-servers/cable.mjs';
 export { type RecordingProxy, startRecordingProxy } from '../../../../test-servers/recording-proxy.mjs';
 
 /** The HTTP test servers of one start. */
@@ -74,54 +74,4 @@ export function stateName(state: ConnectionState): string {
 /** The states an event log went through, in order, as {@link stateName} writes them. */
 export function states(events: readonly ConnectionEvent[]): string[] {
   return events.flatMap((event) => (event.type === 'state' ? [stateName(event.to)] : []));
-}
-
-/** A TCP cable in front of a server that a test can pull out and plug back, on the same port. */
-export interface Cable {
-  /** `http://127.0.0.1:<port>`: the cable's end, to give a client in place of the server's origin. */
-  readonly origin: string;
-  /** Resets every connection through the cable, and each new one until `plug()`: the network dropped. */
-  unplug(): void;
-  /** Passes connections through again. */
-  plug(): void;
-  close(): Promise<void>;
-}
-
-/** A cable to `target` (an origin on 127.0.0.1). */
-export async function startCable(target: string): Promise<Cable> {
-  const targetPort = portOf(target);
-  const sockets = new Set<Socket>();
-  let unplugged = false;
-  const server = createServer((socket) => {
-    if (unplugged) return void socket.resetAndDestroy();
-    const upstream = createConnection(targetPort);
-    sockets.add(socket).add(upstream);
-    const forget = () => {
-      sockets.delete(socket);
-      sockets.delete(upstream);
-    };
-    socket.on('close', forget);
-    upstream.on('close', forget);
-    socket.on('error', () => upstream.destroy());
-    upstream.on('error', () => socket.destroy());
-    socket.pipe(upstream).pipe(socket);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('the cable has no port');
-  return {
-    origin: `http://127.0.0.1:${address.port}`,
-    unplug() {
-      unplugged = true;
-      for (const socket of sockets) socket.resetAndDestroy();
-      sockets.clear();
-    },
-    plug() {
-      unplugged = false;
-    },
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
 }
