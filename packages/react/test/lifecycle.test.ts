@@ -14,7 +14,8 @@ import { ownConnection } from '../src/use-mcp.js';
 
 let http: { readonly modes: string; close(): Promise<void> };
 let proxy: RecordingProxy;
-const held: Held<Servers | Connection>[] = [];
+/** The holders of the test, as what they hold now. */
+const held: { readonly current: Servers | Connection | undefined }[] = [];
 /** Everything the holders made, to wait for each close to finish before the server goes. */
 const made: (Servers | Connection)[] = [];
 
