@@ -14,6 +14,12 @@ export interface McpProviderWithServers {
    * `localStorage`.
    */
   readonly servers: Servers;
+  /** Only without `servers`: the app's set has its own. */
+  readonly configs?: never;
+  /** Only without `servers`: the app's set has its own. */
+  readonly store?: never;
+  /** Only without `servers`: the app's set has its own. */
+  readonly options?: never;
   /** The part of the app whose hooks use the set. */
   readonly children?: ReactNode;
 }
