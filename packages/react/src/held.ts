@@ -38,13 +38,19 @@ export class Held<T> {
     return this.#current;
   }
 
-  /** One more user: cancels a close under way, and makes the thing if there is none. */
+  /**
+   * One more user: cancels a close under way, and makes the thing if there is
+   * none. What `make` throws is thrown here, and counts no user.
+   */
   acquire(): void {
-    this.#users += 1;
     if (this.#closer !== undefined) clearTimeout(this.#closer);
     this.#closer = undefined;
-    if (this.#current !== undefined) return;
+    if (this.#current !== undefined) {
+      this.#users += 1;
+      return;
+    }
     const value = this.#make();
+    this.#users += 1;
     this.#current = value;
     this.#unwatch = this.#watch(value, () => this.#changed());
     for (const resolve of this.#waiting.splice(0)) resolve(value);

@@ -133,26 +133,29 @@ function makeSet(props: McpProviderProps): Servers {
   if (resolved.onError) reporters.set(made, resolved.onError);
   // A store that fails while restoring is told to onError by the set itself; this catches the rest (bad options).
   made.restore().catch((error: unknown) => resolved.onError?.(asError(error)));
+  // Here too, not only in the configs effect: a set made again (the provider hidden and shown) needs them.
+  void addMissing(made, props.configs ?? []);
   return made;
 }
 
 /** Adds each config whose name the set lacks, after the stored ones are restored; refusals go to `onError`. */
-async function addMissing(servers: Servers, configs: readonly ServerConfig[]): Promise<void> {
+export async function addMissing(servers: Servers, configs: readonly ServerConfig[]): Promise<void> {
   const onError = reporters.get(servers);
   const underway = adding.get(servers) ?? new Set<string>();
   adding.set(servers, underway);
   await servers.restore().catch(() => {});
   for (const config of configs) {
     if (servers.getSnapshot().closed) return;
-    const name = typeof config?.name === 'string' ? foldSourceName(config.name) : '';
-    if (servers.get(config.name) || underway.has(name)) continue;
-    underway.add(name);
+    // Not a config at all (JavaScript, or JSON from elsewhere): add() says what is wrong with it.
+    const name = typeof config?.name === 'string' ? foldSourceName(config.name) : undefined;
+    if (name !== undefined && (servers.get(name) || underway.has(name))) continue;
+    if (name !== undefined) underway.add(name);
     try {
       await servers.add(config);
     } catch (error) {
       onError?.(asError(error));
     } finally {
-      underway.delete(name);
+      if (name !== undefined) underway.delete(name);
     }
   }
 }

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServers } from '../../../test-servers/http/serve.mjs';
 import { type RecordingProxy, startRecordingProxy } from '../../../test-servers/recording-proxy.mjs';
 import type { Held } from '../src/held.js';
-import { ownSet } from '../src/mcp-provider.js';
+import { addMissing, ownSet } from '../src/mcp-provider.js';
 import { ownConnection } from '../src/use-mcp.js';
 
 // What the provider's set and useMcp(config)'s connection go through in React:
@@ -110,6 +110,47 @@ describe("the provider's own set", () => {
     const snapshot = await second.ready();
     expect(snapshot.servers.map((server) => [server.name, server.state.status])).toEqual([['notes', 'ready']]);
     expect(door.count('initialize')).toBe(1);
+  });
+
+  it('adds each of its configs once, and tells onError of one it refuses', async () => {
+    const door = await counted();
+    const refused: Error[] = [];
+    const configs = [
+      { name: 'notes', url: door.url },
+      { name: 'NOTES', url: door.url },
+      { name: 'broken', url: 'not a url' },
+    ];
+    const set = keep(ownSet(() => ({ configs, options: { onError: (error) => refused.push(error) } })));
+    set.acquire();
+    await expect.poll(() => refused.length).toBe(1);
+    const snapshot = await (set.current as Servers).ready();
+    expect(snapshot.servers.map((server) => [server.name, server.state.status])).toEqual([['notes', 'ready']]);
+    expect(refused[0]?.message).toMatch(/"broken" is not us/);
+    expect(door.count('initialize')).toBe(1);
+  });
+
+  it('adds a config once when the mount and the configs effect both add it', async () => {
+    const door = await counted();
+    const refused: Error[] = [];
+    const configs = [{ name: 'notes', url: door.url }];
+    const set = keep(ownSet(() => ({ configs, options: { onError: (error) => refused.push(error) } })));
+    set.acquire();
+    await addMissing(set.current as Servers, configs);
+    await expect.poll(() => set.current?.get('notes')?.getSnapshot().state.status).toBe('ready');
+    expect(refused).toEqual([]);
+    expect(door.count('initialize')).toBe(1);
+  });
+
+  it('adds its configs again to a set made again with no store', async () => {
+    const door = await counted();
+    const set = keep(ownSet(() => ({ configs: [{ name: 'notes', url: door.url }] })));
+    set.acquire();
+    await (set.current as Servers).ready();
+    await expect.poll(() => set.current?.get('notes')?.getSnapshot().state.status).toBe('ready');
+    set.release();
+    await nextTick();
+    set.acquire();
+    await expect.poll(() => set.current?.get('notes')?.getSnapshot().state.status).toBe('ready');
   });
 
   it('hands the set to whoever asked for it before it was made (a child effect runs before the provider)', async () => {
