@@ -6,10 +6,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
-import { listenOnLoopback } from '../../test-servers/serve-process.mjs';
 
 /** The React majors the specs run on. */
 export const REACT_VERSIONS = ['18', '19'] as const;
@@ -110,7 +110,8 @@ export async function startAppServer(): Promise<AppServer> {
     }
     response.writeHead(404).end();
   });
-  const origin = await listenOnLoopback(server, 0);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     origin,
     callback: `${origin}/callback.html`,

@@ -4,12 +4,7 @@
  * set by `useMcpServers`, everything the hooks return rendered to the DOM for the specs to read.
  * Bundled once per React major by app-server.ts.
  */
-import {
-  listenForAuthorizationResponses,
-  LocalStorageStore,
-  popupAuthorize,
-  WebFlowLock,
-} from '@mcp/core/browser';
+import { LocalStorageStore, listenForAuthorizationResponses, popupAuthorize, WebFlowLock } from '@mcp/core/browser';
 import type { ServersOptions } from '@mcp/core/connections';
 import { McpProvider, useMcp, useMcpServers } from '@mcp/react';
 import { StrictMode, useEffect, version } from 'react';

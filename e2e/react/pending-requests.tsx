@@ -17,7 +17,9 @@ export function PendingRequests({ pending }: { pending: readonly PendingRequest[
         ) : (
           <li key={request.id} data-testid="sampling">
             <span data-testid="message">
-              {request.params.messages.map((message) => ('text' in message.content ? message.content.text : '')).join(' ')}
+              {request.params.messages
+                .map((message) => ('text' in message.content ? message.content.text : ''))
+                .join(' ')}
             </span>
             <button
               type="button"

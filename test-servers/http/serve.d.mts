@@ -55,4 +55,8 @@ export interface HttpServers {
 }
 
 /** Starts the modes server and the fault server (on two origins) on 127.0.0.1; each port 0 (any) unless given. */
-export function startHttpServers(options?: { port?: number; faultsPort?: number; otherPort?: number }): Promise<HttpServers>;
+export function startHttpServers(options?: {
+  port?: number;
+  faultsPort?: number;
+  otherPort?: number;
+}): Promise<HttpServers>;
