@@ -1,8 +1,7 @@
-import type { Locator, Page } from '@playwright/test';
 import { type HttpServers, startHttpServers } from '../test-servers/http/serve.mjs';
 import { expect, test } from './fixtures.js';
-import { type AppServer, REACT_VERSIONS, type ReactVersion, startAppServer } from './react/app-server.js';
-import type { Setup } from './react/setup.js';
+import { type AppServer, REACT_VERSIONS, startAppServer } from './react/app-server.js';
+import { callFrom, openApp } from './react/drive-app.js';
 
 // @mcp/react's hooks (built) in Chromium, on React 18 and 19: e2e/react/app.tsx renders what useMcp and
 // useMcpServers return; each test reads the DOM and what the reference server behind a fault scenario saw.
@@ -35,29 +34,13 @@ function server() {
   return { url: `${http.faults}${path}`, stats, handshakes };
 }
 
-/** The app on `react`, rendering `setup`, once the page runs that React. */
-async function open(page: Page, react: ReactVersion, setup: Setup) {
-  await page.goto(app.url(react, setup));
-  await expect(page.getByRole('main')).toHaveAttribute('data-react', new RegExp(`^${react}\\.`));
-}
-
-/** Calls `tool` from a server panel's form; returns the call's list item (the newest of that tool). */
-async function call(panel: Locator, tool: string, args: Record<string, unknown> = {}) {
-  const form = panel.getByRole('form', { name: 'Call a tool' });
-  await form.getByLabel('Tool').fill(tool);
-  await form.getByLabel('Arguments').fill(JSON.stringify(args));
-  const before = await panel.getByTestId(`call-${tool}`).count();
-  await form.getByRole('button', { name: 'Call' }).click();
-  return panel.getByTestId(`call-${tool}`).nth(before);
-}
-
 for (const react of REACT_VERSIONS) {
   test.describe(`React ${react}`, () => {
     test('a tool list that changes (add-tool) re-renders in useMcp and useMcpServers, with no reload', async ({
       page,
     }) => {
       const notes = server();
-      await open(page, react, { providers: [{ id: 'app', servers: [{ name: 'notes', url: notes.url }] }] });
+      await openApp(page, app, react, { providers: [{ id: 'app', servers: [{ name: 'notes', url: notes.url }] }] });
       const panel = page.getByTestId('server-notes');
       await expect(panel.getByTestId('status')).toHaveText('ready');
       await expect(panel.getByTestId('server-info')).toHaveText('mcp-reference-server (legacy)');
@@ -66,7 +49,7 @@ for (const react of REACT_VERSIONS) {
       await page.evaluate(() => Object.assign(window, { sameDocument: true }));
       const listed = notes.stats().methods['tools/list'] ?? 0;
 
-      await expect((await call(panel, 'add-tool')).locator('output')).toHaveText('added');
+      await expect((await callFrom(panel, 'add-tool')).locator('output')).toHaveText('added');
       await expect(panel.getByTestId('tools').locator('li')).toHaveCount(12);
       await expect(panel.getByTestId('tools').locator('li').last()).toHaveText('dynamic-1');
       await expect(page.getByTestId('set-tools').locator('li').last()).toHaveText('dynamic-1');
@@ -80,16 +63,16 @@ for (const react of REACT_VERSIONS) {
       page,
     }) => {
       const notes = server();
-      await open(page, react, { providers: [{ id: 'app', servers: [{ name: 'notes', url: notes.url }] }] });
+      await openApp(page, app, react, { providers: [{ id: 'app', servers: [{ name: 'notes', url: notes.url }] }] });
       const panel = page.getByTestId('server-notes');
       await expect(panel.getByTestId('status')).toHaveText('ready');
 
-      const short = await call(panel, 'slow', { steps: 3, intervalMs: 100 });
+      const short = await callFrom(panel, 'slow', { steps: 3, intervalMs: 100 });
       await expect(short.locator('output')).toHaveText('done after 3 steps');
       await expect(short.getByTestId('progress')).toHaveText('step 3 of 3');
       await expect(short).toHaveAttribute('data-state', 'done');
 
-      const long = await call(panel, 'slow', { steps: 100, intervalMs: 100 });
+      const long = await callFrom(panel, 'slow', { steps: 100, intervalMs: 100 });
       // Seen while the call still runs: progress is live, not a summary afterwards.
       await expect(long.getByTestId('progress')).toHaveText(/^step \d+ of 100$/);
       await expect(long).toHaveAttribute('data-state', 'running');
@@ -103,12 +86,12 @@ for (const react of REACT_VERSIONS) {
       page,
     }) => {
       const notes = server();
-      await open(page, react, { providers: [{ id: 'app', servers: [{ name: 'notes', url: notes.url }] }] });
+      await openApp(page, app, react, { providers: [{ id: 'app', servers: [{ name: 'notes', url: notes.url }] }] });
       const panel = page.getByTestId('server-notes');
       await expect(panel.getByTestId('status')).toHaveText('ready');
       const pending = panel.getByTestId('pending');
 
-      const asked = await call(panel, 'elicit', { message: 'Who are you?' });
+      const asked = await callFrom(panel, 'elicit', { message: 'Who are you?' });
       const form = pending.getByRole('form', { name: 'The server asks' });
       await expect(form.getByTestId('message')).toHaveText('Who are you?');
       await form.getByLabel('name').fill('Ada');
@@ -117,11 +100,11 @@ for (const react of REACT_VERSIONS) {
       await expect(asked.locator('output')).toHaveText('{"action":"accept","content":{"name":"Ada"}}');
       await expect(pending.locator('li')).toHaveCount(0);
 
-      const refused = await call(panel, 'elicit');
+      const refused = await callFrom(panel, 'elicit');
       await pending.getByRole('button', { name: 'Decline' }).click();
       await expect(refused.locator('output')).toHaveText('{"action":"decline"}');
 
-      const sampled = await call(panel, 'sample', { prompt: 'Write a haiku' });
+      const sampled = await callFrom(panel, 'sample', { prompt: 'Write a haiku' });
       await expect(pending.getByTestId('sampling').getByTestId('message')).toHaveText('Write a haiku');
       await expect(sampled).toHaveAttribute('data-state', 'running');
       await pending.getByRole('button', { name: 'Approve' }).click();
@@ -129,7 +112,7 @@ for (const react of REACT_VERSIONS) {
       await expect(sampled).toHaveAttribute('data-state', 'done');
       await expect(pending.locator('li')).toHaveCount(0);
 
-      const declined = await call(panel, 'sample', { prompt: 'Write another' });
+      const declined = await callFrom(panel, 'sample', { prompt: 'Write another' });
       await pending.getByRole('button', { name: 'Decline' }).click();
       await expect(declined).toHaveAttribute('data-state', 'error');
       await expect(declined.locator('output')).toHaveText(/User rejected sampling request/);
@@ -141,7 +124,7 @@ for (const react of REACT_VERSIONS) {
     }) => {
       const inSet = server();
       const own = server();
-      await open(page, react, {
+      await openApp(page, app, react, {
         strict: true,
         providers: [{ id: 'app', servers: [{ name: 'notes', url: inSet.url }] }],
         own: [{ name: 'own', url: own.url }],
@@ -153,7 +136,7 @@ for (const react of REACT_VERSIONS) {
         const panel = page.getByTestId(`server-${name}`);
         await expect(panel.getByTestId('status')).toHaveText('ready');
         // A round trip after ready: a second connection started by the extra mount would have shown by now.
-        await expect((await call(panel, 'echo', { text: name })).locator('output')).toHaveText(name);
+        await expect((await callFrom(panel, 'echo', { text: name })).locator('output')).toHaveText(name);
         expect(notes.handshakes()).toEqual({ discover: 1, initialize: 1 });
         expect(notes.stats().sessions).toBe(1);
         // Nothing ended a session: the extra unmount closed no connection.
@@ -166,7 +149,7 @@ for (const react of REACT_VERSIONS) {
     }) => {
       const left = server();
       const right = server();
-      await open(page, react, {
+      await openApp(page, app, react, {
         providers: [
           { id: 'left', servers: [{ name: 'notes', url: left.url }] },
           { id: 'right', servers: [{ name: 'notes', url: right.url }] },
@@ -177,7 +160,7 @@ for (const react of REACT_VERSIONS) {
       await expect(page.getByTestId('left').getByTestId('servers')).toHaveText('notes: ready');
       await expect(page.getByTestId('right').getByTestId('servers')).toHaveText('notes: ready');
 
-      await expect((await call(leftPanel!, 'add-tool')).locator('output')).toHaveText('added');
+      await expect((await callFrom(leftPanel!, 'add-tool')).locator('output')).toHaveText('added');
       await expect(leftPanel!.getByTestId('tools').locator('li')).toHaveCount(12);
       await expect(page.getByTestId('left').getByTestId('set-tools').locator('li')).toHaveCount(12);
       // The other set heard nothing of it, and its server never saw the call.
@@ -191,12 +174,12 @@ for (const react of REACT_VERSIONS) {
       page,
     }) => {
       const notes = server();
-      await open(page, react, {
+      await openApp(page, app, react, {
         providers: [{ id: 'app', servers: [{ name: 'notes', url: notes.url }], store: 'local' }],
       });
       const panel = page.getByTestId('server-notes');
       await expect(panel.getByTestId('status')).toHaveText('ready');
-      await expect((await call(panel, 'echo', { text: 'before' })).locator('output')).toHaveText('before');
+      await expect((await callFrom(panel, 'echo', { text: 'before' })).locator('output')).toHaveText('before');
       expect(notes.handshakes()).toEqual({ discover: 1, initialize: 1 });
       const session = notes.stats().requests.at(-1)?.headers['mcp-session-id'];
       expect(session).toBeTruthy();
@@ -204,7 +187,7 @@ for (const react of REACT_VERSIONS) {
       await page.reload();
       await expect(page.getByTestId('servers')).toHaveText('notes: ready');
       await expect(panel.getByTestId('tools').locator('li')).toHaveCount(11);
-      await expect((await call(panel, 'echo', { text: 'after' })).locator('output')).toHaveText('after');
+      await expect((await callFrom(panel, 'echo', { text: 'after' })).locator('output')).toHaveText('after');
       // Neither the era probe nor the handshake again: both came back from localStorage.
       expect(notes.handshakes()).toEqual({ discover: 1, initialize: 1 });
       const after = notes

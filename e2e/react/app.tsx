@@ -19,8 +19,9 @@ if (setup.blockPopups) window.open = () => null;
  * Every set's connection options: sign-in through a popup to this origin's callback page, one flow per
  * server across tabs, and reconnects quick enough for a test to watch a few attempts.
  */
-const options = (): Omit<ServersOptions, 'store'> => ({
+const options = (provider?: ProviderSetup): Omit<ServersOptions, 'store'> => ({
   connection: {
+    ...(provider?.healthCheckMs !== undefined && { healthCheck: { intervalMs: provider.healthCheckMs } }),
     oauth: {
       authorize: popupAuthorize(),
       redirectUri: new URL('/callback.html', location.href).href,
@@ -70,7 +71,7 @@ function App() {
         <section key={provider.id} data-testid={provider.id}>
           <McpProvider
             configs={provider.servers}
-            options={options}
+            options={() => options(provider)}
             {...(provider.store === 'local' && { store: () => new LocalStorageStore({ prefix: `${provider.id}:` }) })}
           >
             <ProviderContent setup={provider} />

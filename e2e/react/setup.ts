@@ -20,4 +20,6 @@ export interface ProviderSetup {
   readonly servers: readonly { readonly name: string; readonly url: string; readonly oauth?: boolean }[];
   /** Keep the set (configs, sessions, tokens) in localStorage under `<id>:`; else in memory. */
   readonly store?: 'local';
+  /** Ping the servers every this many ms while ready (`healthCheck.intervalMs`), so a silent drop is noticed. */
+  readonly healthCheckMs?: number;
 }
