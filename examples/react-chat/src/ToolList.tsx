@@ -1,0 +1,18 @@
+import { useServerSet } from './hooks.js';
+
+/** The tools of every ready server, under the names the model sees them by. */
+export function ToolList() {
+  const { snapshot } = useServerSet();
+  return (
+    <section aria-labelledby="tools-heading">
+      <h2 id="tools-heading">Tools</h2>
+      <ul className="tools">
+        {snapshot.tools.map(({ name, description }) => (
+          <li key={name}>
+            <code>{name}</code> {description}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
