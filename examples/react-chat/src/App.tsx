@@ -1,11 +1,16 @@
+import type { Servers } from '@mcp/core/connections';
 import { useState } from 'react';
 import { Chat } from './Chat.js';
 import type { ModelSettings } from './model.js';
 import { ServerPanel } from './ServerPanel.js';
 import { ToolList } from './ToolList.js';
 
-/** The page: the servers, the model and the tools on the side; the conversation beside them. */
-export function App({ notices }: { notices: readonly string[] }) {
+/**
+ * The page: the servers, the model and the tools on the side; the
+ * conversation beside them. `servers` is the set the provider above holds: the
+ * chat hands it to `mcpToolSet`, the rest reads it through the hooks.
+ */
+export function App({ servers }: { servers: Servers }) {
   const [settings, setSettings] = useState<ModelSettings>({ baseURL: '', apiKey: '', modelId: '' });
   const field = (key: keyof ModelSettings) => ({
     name: key,
@@ -16,7 +21,7 @@ export function App({ notices }: { notices: readonly string[] }) {
     <>
       <aside>
         <h1>MCP React chat</h1>
-        <ServerPanel notices={notices} />
+        <ServerPanel />
         <fieldset>
           <legend>Model (OpenAI-compatible)</legend>
           <label>
@@ -31,7 +36,7 @@ export function App({ notices }: { notices: readonly string[] }) {
         </fieldset>
         <ToolList />
       </aside>
-      <Chat settings={settings} />
+      <Chat servers={servers} settings={settings} />
     </>
   );
 }

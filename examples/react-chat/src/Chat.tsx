@@ -1,7 +1,8 @@
+import type { Servers } from '@mcp/core/connections';
+import { useMcpServers } from '@mcp/react';
 import type { ModelMessage } from 'ai';
 import { type FormEvent, useReducer, useRef, useState } from 'react';
 import { chatTurn } from './chat-turn.js';
-import { useServerSet } from './hooks.js';
 import { type ModelSettings, modelFrom } from './model.js';
 import { PendingRequests } from './PendingRequests.js';
 import { ToolCall } from './ToolCall.js';
@@ -14,14 +15,14 @@ import { transcriptReducer } from './transcript.js';
  * the turn: the model stream ends and running tool calls are cancelled on
  * their servers.
  */
-export function Chat({ settings }: { settings: ModelSettings }) {
-  const { servers, snapshot } = useServerSet();
+export function Chat({ servers, settings }: { servers: Servers; settings: ModelSettings }) {
+  const { servers: snapshots } = useMcpServers();
   const [entries, dispatch] = useReducer(transcriptReducer, []);
   /** The conversation as the model sees it: finished turns only. */
   const history = useRef<ModelMessage[]>([]);
   const turns = useRef(0);
   const [turn, setTurn] = useState<AbortController>();
-  const anyReady = snapshot.servers.some((server) => server.state.status === 'ready');
+  const anyReady = snapshots.some((server) => server.state.status === 'ready');
   // Read when asked, so a sampling request uses the settings of the moment it is approved.
   const currentModel = useRef(() => modelFrom(settings));
   currentModel.current = () => modelFrom(settings);

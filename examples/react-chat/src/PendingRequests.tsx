@@ -1,8 +1,8 @@
 import type { ElicitRequestFormParams } from '@mcp/core';
 import { assertBrowsable } from '@mcp/core/browser';
 import type { PendingElicitation } from '@mcp/core/connections';
+import { useMcpServers } from '@mcp/react';
 import { ElicitationForm } from './ElicitationForm.js';
-import { useServerSet } from './hooks.js';
 import type { ChosenModel } from './model.js';
 import { SamplingRequest } from './SamplingRequest.js';
 import { describeError } from './text.js';
@@ -13,8 +13,8 @@ import { describeError } from './text.js';
  * for approval. Each leaves when it is answered, or when its server gives it up.
  */
 export function PendingRequests({ model }: { model: () => ChosenModel }) {
-  const { snapshot } = useServerSet();
-  return snapshot.servers.flatMap(({ name, pending }) =>
+  const { servers } = useMcpServers();
+  return servers.flatMap(({ name, pending }) =>
     pending.map((request) => {
       const key = `${name}:${request.id}`;
       if (request.kind === 'sampling')

@@ -1,23 +1,25 @@
 import { assertBrowsable } from '@mcp/core/browser';
 import type { ConnectionSnapshot } from '@mcp/core/connections';
+import { useMcp, useMcpServers } from '@mcp/react';
 import { type FormEvent, useState } from 'react';
-import { useServer, useServerSet } from './hooks.js';
+import { notice, useNotices } from './notices.js';
 import { checkTypedUrl } from './server-set.js';
 import { describeError } from './text.js';
 
 /**
  * The user's servers, each with where its connection is and what the user
  * can do about it (sign in, follow the link when the popup was blocked, retry,
- * remove), and the form that adds one. `notices` are what the set worked
- * around while restoring (a damaged stored config, say).
+ * remove), the notices of what the set worked around (a damaged stored
+ * config, say), and the form that adds a server.
  */
-export function ServerPanel({ notices }: { notices: readonly string[] }) {
-  const { snapshot } = useServerSet();
+export function ServerPanel() {
+  const { servers } = useMcpServers();
+  const notices = useNotices();
   return (
     <section aria-labelledby="servers-heading">
       <h2 id="servers-heading">MCP servers</h2>
       <ul className="servers">
-        {snapshot.servers.map((server) => (
+        {servers.map((server) => (
           <ServerEntry key={server.name} name={server.name} />
         ))}
       </ul>
@@ -37,28 +39,28 @@ export function ServerPanel({ notices }: { notices: readonly string[] }) {
   );
 }
 
+/** One server: re-renders only when its own snapshot changed, not at another server's news. */
 function ServerEntry({ name }: { name: string }) {
-  const { connection, snapshot } = useServer(name);
-  const { servers } = useServerSet();
-  if (!connection || !snapshot) return null;
-  const { state } = snapshot;
+  const server = useMcp(name);
+  const { remove } = useMcpServers();
+  const { state } = server;
   return (
     <li className="server" aria-label={name} data-status={state.status}>
       <b>{name}</b>
-      <StateDetails snapshot={snapshot} />
+      <StateDetails snapshot={server} />
       <div className="actions">
         {state.status === 'authorizing' && !state.elsewhere && (
           // authorize() opens the popup inside this click's call stack: browsers block it anywhere else.
-          <button type="button" onClick={() => void connection.authorize()}>
+          <button type="button" onClick={() => void server.authorize()}>
             Sign in
           </button>
         )}
         {(state.status === 'reconnecting' || state.status === 'failed') && (
-          <button type="button" onClick={() => void connection.reconnect()}>
+          <button type="button" onClick={() => void server.reconnect()}>
             {state.status === 'failed' ? 'Retry' : 'Retry now'}
           </button>
         )}
-        <button type="button" onClick={() => void servers.remove(name)}>
+        <button type="button" onClick={() => void remove(name).catch((error: unknown) => notice(describeError(error)))}>
           Remove
         </button>
       </div>
@@ -133,7 +135,7 @@ function SignInLink({ url }: { url: URL }) {
 
 /** Name and URL, checked (typed errors shown as text), then added; the button is off while adding. */
 function AddServerForm() {
-  const { servers } = useServerSet();
+  const { add } = useMcpServers();
   const [error, setError] = useState('');
   const [adding, setAdding] = useState(false);
 
@@ -148,7 +150,7 @@ function AddServerForm() {
     Promise.resolve()
       .then(() => {
         checkTypedUrl(url);
-        return servers.add({ name, url, oauth: true });
+        return add({ name, url, oauth: true });
       })
       .then(
         () => form.reset(),

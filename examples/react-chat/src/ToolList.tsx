@@ -1,13 +1,13 @@
-import { useServerSet } from './hooks.js';
+import { useMcpServers } from '@mcp/react';
 
 /** The tools of every ready server, under the names the model sees them by. */
 export function ToolList() {
-  const { snapshot } = useServerSet();
+  const { tools } = useMcpServers();
   return (
     <section aria-labelledby="tools-heading">
       <h2 id="tools-heading">Tools</h2>
       <ul className="tools">
-        {snapshot.tools.map(({ name, description }) => (
+        {tools.map(({ name, description }) => (
           <li key={name}>
             <code>{name}</code> {description}
           </li>

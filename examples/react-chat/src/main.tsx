@@ -1,22 +1,21 @@
+import { McpProvider } from '@mcp/react';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
-import { ServersContext } from './hooks.js';
+import { notice } from './notices.js';
 import { openServers } from './server-set.js';
 import { describeError } from './text.js';
 
 const root = createRoot(document.getElementById('root') as HTMLElement);
-/** What the set worked around while restoring the stored servers, shown in the panel. */
-const notices: string[] = [];
 
 try {
-  // Opened before the first render: the stored servers come back with their sessions, no handshake.
-  const servers = await openServers((message) => notices.push(message));
+  // Opened before the first render, in the browser only: the stored servers come back with their sessions.
+  const servers = await openServers(notice);
   root.render(
     <StrictMode>
-      <ServersContext.Provider value={servers}>
-        <App notices={notices} />
-      </ServersContext.Provider>
+      <McpProvider servers={servers}>
+        <App servers={servers} />
+      </McpProvider>
     </StrictMode>,
   );
 } catch (error) {
