@@ -263,12 +263,21 @@ test.describe('sign-in', () => {
 
 test('README screenshot (REACT_CHAT_SCREENSHOT=1 writes examples/react-chat/screenshot.png)', async ({ page }) => {
   test.skip(process.env.REACT_CHAT_SCREENSHOT !== '1', 'writes into the repository: run by hand');
-  await page.setViewportSize({ width: 1100, height: 680 });
-  await openChat(page, `${HTTP_TEST_SERVERS.modes}/stateful`);
-  await expectStatus(page, 'reference', 'ready');
-  await send(page, 'Run the slow tool, please.');
-  await expect(lastAnswer(page)).toHaveText(/done after 4 steps/);
-  await send(page, 'Sign the report: ask me my name.');
-  await page.getByRole('form', { name: 'reference asks' }).getByLabel('name *').fill('Ada Lovelace');
-  await page.screenshot({ path: 'examples/react-chat/screenshot.png' });
+  model.setScript([
+    { when: { last: 'tool', toolSays: 'steps' }, reply: 'The slow tool finished all four steps.' },
+    { when: { userSays: 'slow' }, call: [{ tool: 'slow', args: { steps: 4, intervalMs: 200 } }] },
+    { when: { userSays: 'name' }, call: [{ tool: 'elicit', args: { message: 'What name should I sign with?' } }] },
+  ]);
+  try {
+    await page.setViewportSize({ width: 1100, height: 680 });
+    await openChat(page, `${HTTP_TEST_SERVERS.modes}/stateful`);
+    await expectStatus(page, 'reference', 'ready');
+    await send(page, 'Run the slow tool, please.');
+    await expect(lastAnswer(page)).toHaveText(/finished/);
+    await send(page, 'Sign the report with my name.');
+    await page.getByRole('form', { name: 'reference asks' }).getByLabel('name *').fill('Ada Lovelace');
+    await page.screenshot({ path: 'examples/react-chat/screenshot.png' });
+  } finally {
+    model.setScript(SCRIPT);
+  }
 });

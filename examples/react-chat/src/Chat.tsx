@@ -1,7 +1,7 @@
 import type { Servers } from '@mcp/core/connections';
 import { useMcpServers } from '@mcp/react';
 import type { ModelMessage } from 'ai';
-import { type FormEvent, useReducer, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useReducer, useRef, useState } from 'react';
 import { chatTurn } from './chat-turn.js';
 import { type ModelSettings, modelFrom } from './model.js';
 import { PendingRequests } from './PendingRequests.js';
@@ -26,6 +26,12 @@ export function Chat({ servers, settings }: { servers: Servers; settings: ModelS
   // Read when asked, so a sampling request uses the settings of the moment it is approved.
   const currentModel = useRef(() => modelFrom(settings));
   currentModel.current = () => modelFrom(settings);
+  // The newest entry, or a server's new question, scrolls into view.
+  const end = useRef<HTMLDivElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when these change, without reading them
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: 'end' });
+  }, [entries, snapshots]);
 
   const send = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -60,6 +66,7 @@ export function Chat({ servers, settings }: { servers: Servers; settings: ModelS
           ),
         )}
         <PendingRequests model={() => currentModel.current()} />
+        <div ref={end} />
       </div>
       <form className="prompt" onSubmit={send}>
         <textarea
