@@ -173,6 +173,43 @@ test('after a reload the servers come back from localStorage and resume their se
   }
 });
 
+test('a server the browser cannot reach shows reconnecting with the next attempt, then ready on the same session', async ({
+  page,
+}) => {
+  const server = await countedServer();
+  try {
+    await openChat(page, server.mcp);
+    await expectStatus(page, 'reference', 'ready');
+    const handshakes = await server.handshakes();
+
+    // The network to the MCP server fails (the model is still there); the next tool call finds it out.
+    const unreachable = `${new URL(server.mcp).origin}/**`;
+    await page.route(unreachable, (route) => route.abort('connectionrefused'));
+    await send(page, 'echo, please');
+    const entry = serverEntry(page, 'reference');
+    await expectStatus(page, 'reference', 'reconnecting');
+    await expect(entry).toContainText(/Reconnecting: attempt \d+ at \d/);
+    // A page cannot tell a refused connection from a CORS refusal: the error says both, and the cause.
+    await expect(entry).toContainText(/CorsError: .*\(cause: Failed to fetch\)/);
+    // No server ready: no tools to offer, and nothing to send.
+    await expect(page.locator('.tools li')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Send' })).toBeDisabled();
+
+    await page.unroute(unreachable);
+    await entry.getByRole('button', { name: 'Retry now' }).click();
+    await expectStatus(page, 'reference', 'ready');
+    await expect(page.locator('.tools li')).toHaveCount(11);
+    await expect(page.getByRole('button', { name: 'Send' })).toBeEnabled();
+    await send(page, 'echo again');
+    await expect(page.getByRole('region', { name: 'Tool call echo' }).last()).toHaveAttribute('data-state', 'done');
+    // The session came back with the server: no new handshake, one session throughout.
+    expect(await server.handshakes()).toBe(handshakes);
+    expect((await server.sessions()).size).toBe(1);
+  } finally {
+    await server.remove();
+  }
+});
+
 test.describe('what a user types or a server says', () => {
   test('a typed URL that is not http(s), or plain http to another machine, is refused with its typed error', async ({
     page,
