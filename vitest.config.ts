@@ -20,6 +20,12 @@ const integration = [
 ];
 /** The packages' own tests, in the test's process (against real servers over real sockets all the same). */
 const unit = ['packages/*/test/**/*.test.ts'];
+/**
+ * @mcp/react's tests that run again under React 18 (the unit run has React 19, the package's own
+ * devDependency): `react` and `react-dom` from packages/react/test/react18, a workspace of its own.
+ */
+const react18 = ['packages/react/test/server-rendering.test.ts'];
+const react18Modules = src('./packages/react/test/react18/node_modules');
 
 export default defineConfig({
   resolve: {
@@ -49,6 +55,16 @@ export default defineConfig({
         test: { name: 'unit', include: unit, exclude: [...configDefaults.exclude, ...build, ...soak, ...integration] },
       },
       { extends: true, test: { name: 'integration', include: integration } },
+      {
+        extends: true,
+        resolve: {
+          alias: [
+            { find: /^react(\/.*)?$/, replacement: `${react18Modules}/react$1` },
+            { find: /^react-dom(\/.*)?$/, replacement: `${react18Modules}/react-dom$1` },
+          ],
+        },
+        test: { name: 'react18', include: react18, env: { MCP_REACT_MAJOR: '18' } },
+      },
       { extends: true, test: { name: 'build', include: build } },
       { extends: true, test: { name: 'soak', include: soak } },
     ],

@@ -5,8 +5,8 @@
  *   node scripts/docs/check-snippets.mjs
  *
  * Files: README.md, CONTRIBUTING.md, docs/**\/*.md (not the generated docs/api), packages/*\/README.md and
- * examples/*\/README.md, found by walking those folders. Blocks: ```ts and ```typescript, ```js, ```javascript
- * and ```mjs (JavaScript is checked too, with checkJs). Each block is a module of its own: it sees only what
+ * examples/*\/README.md, found by walking those folders. Blocks: ```ts and ```typescript, ```tsx (React, with
+ * @mcp/react's React types), ```js, ```javascript and ```mjs (JavaScript is checked too, with checkJs). Each block is a module of its own: it sees only what
  * it imports, and `import './x.js'` resolves from the Markdown file's folder, so an example's README can
  * import the example's own modules. Errors are reported at the Markdown line.
  *
@@ -64,7 +64,7 @@ function markdownFiles() {
   return files.sort();
 }
 
-const LANGUAGES = { ts: 'ts', typescript: 'ts', js: 'js', javascript: 'js', mjs: 'js' };
+const LANGUAGES = { ts: 'ts', typescript: 'ts', tsx: 'tsx', js: 'js', javascript: 'js', mjs: 'js' };
 const MARKER = /^\s*<!--\s*snippet:\s*(.*?)\s*-->\s*$/;
 const SERVERS = ['test-servers/stdio', 'test-servers/http'];
 
@@ -165,6 +165,11 @@ const paths = {
   '@mcp/core/skills': packageSource('core/src/skills/index.ts'),
   '@mcp/node-stdio': packageSource('node-stdio/src/index.ts'),
   '@mcp/ai-sdk': packageSource('ai-sdk/src/index.ts'),
+  '@mcp/react': packageSource('react/src/index.ts'),
+  // React's types, as @mcp/react's tests use them, for the ```tsx snippets.
+  react: [join(root, 'packages/react/node_modules/@types/react')],
+  'react/*': [join(root, 'packages/react/node_modules/@types/react/*')],
+  'react-dom/*': [join(root, 'packages/react/node_modules/@types/react-dom/*')],
   // Deno's specifiers for the same package (docs/guides/deno.md).
   'npm:@mcp/core': packageSource('core/src/index.ts'),
   'npm:@mcp/core/transport': packageSource('core/src/transport/index.ts'),
@@ -191,9 +196,10 @@ function writeProgram(dir, members, extraDeclarations) {
       checkJs: true,
       // Every snippet is a module of its own, so none sees another's names.
       moduleDetection: 'force',
+      jsx: 'react-jsx',
       paths,
     },
-    include: ['*.ts', '*.js', join(root, 'scripts/docs/snippet-platform.d.ts'), ...extraDeclarations],
+    include: ['*.ts', '*.tsx', '*.js', join(root, 'scripts/docs/snippet-platform.d.ts'), ...extraDeclarations],
   };
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
 }
@@ -235,7 +241,7 @@ async function typeCheck(dir) {
   const { status, output } = await execute(process.execPath, [tsc, '--noEmit', '--pretty', 'false', '-p', dir], {});
   // "file.ts(3,5): error TS…" -> "docs/guides/guide.md:<line>:5: error TS…"
   const located = output.replace(
-    /^(?:.*[\\/])?([\w.-]+\.\d+\.(?:ts|js))\((\d+),(\d+)\)/gm,
+    /^(?:.*[\\/])?([\w.-]+\.\d+\.(?:tsx|ts|js))\((\d+),(\d+)\)/gm,
     (whole, name, line, column) => {
       const block = byName.get(name);
       return block ? `${block.file}:${block.line + Number(line) - 1}:${column}` : whole;
@@ -268,7 +274,7 @@ function prepareRuns() {
 
 /** Runs one snippet; a failure names the Markdown line and shows what the program printed. */
 async function run(block, servers) {
-  const file = join(runDir, block.name.replace(/\.(ts|js)$/, '.mjs'));
+  const file = join(runDir, block.name.replace(/\.(tsx|ts|js)$/, '.mjs'));
   const { code } = transformSync(block.code, { loader: block.language, format: 'esm', target: 'node20.19' });
   writeFileSync(file, code);
   const env = { ...process.env };

@@ -34,7 +34,7 @@ export function writeLandingPage() {
     guides.join('\n'),
     '## The API',
     'One module per import path, in the navigation: `@mcp/core` and its subpaths `protocol`, `transport`, ' +
-      '`browser` and `skills`, `@mcp/node-stdio` and `@mcp/ai-sdk`.',
+      '`browser`, `connections` and `skills`, `@mcp/node-stdio`, `@mcp/ai-sdk` and `@mcp/react`.',
   ].join('\n\n');
   mkdirSync(dirname(LANDING_PAGE), { recursive: true });
   writeFileSync(LANDING_PAGE, `${page}\n`);

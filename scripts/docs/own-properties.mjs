@@ -8,7 +8,7 @@
 import { Application, ReflectionKind } from 'typedoc';
 
 /** The packages held to it. */
-const PACKAGES = ['@mcp/core', '@mcp/node-stdio', '@mcp/ai-sdk'];
+const PACKAGES = ['@mcp/core', '@mcp/node-stdio', '@mcp/ai-sdk', '@mcp/react'];
 
 /** Files whose types mirror the wire, relative to a package (`src/protocol/…`). */
 const WIRE = [/^src\/protocol\//, /^src\/skills\/schemas\.ts$/];

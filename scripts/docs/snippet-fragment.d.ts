@@ -21,3 +21,6 @@ declare function askTheUser(
 ): Promise<import('@mcp/core').ElicitResult>;
 declare const githubClient: import('@mcp/core').Client;
 declare const docsClient: import('@mcp/core').Client;
+
+// The React snippets: the app's own chat component, under the provider.
+declare function Chat(): import('react').ReactNode;

@@ -20,7 +20,7 @@ import { missingNodeBinary, nodeBinaryPath } from '../../runtimes/node/binaries.
 import { repoRoot } from '../lib/repo-root.mjs';
 
 /** The published packages, by folder under packages/. */
-const PACKAGES = ['core', 'node-stdio', 'ai-sdk'];
+const PACKAGES = ['core', 'node-stdio', 'ai-sdk', 'react'];
 const WORK = join(repoRoot, '.tmp/pack-check');
 const TARBALLS = join(WORK, 'tarballs');
 const APP = join(WORK, 'app');
@@ -137,8 +137,9 @@ async function install() {
   const dependencies = Object.fromEntries(
     PACKAGES.map((pkg) => [sourceManifest(pkg).name, `file:${relative(APP, tarballs.get(pkg))}`]),
   );
-  // The peers an app brings: `ai` for @mcp/ai-sdk (the version its tests use), Node's types.
+  // The peers an app brings: `ai` for @mcp/ai-sdk and React for @mcp/react (the versions their tests use), Node's types.
   dependencies.ai = sourceManifest('ai-sdk').devDependencies.ai;
+  for (const name of ['react', '@types/react']) dependencies[name] = sourceManifest('react').devDependencies[name];
   dependencies['@types/node'] = readJson(join(repoRoot, 'package.json')).devDependencies['@types/node'];
   writeFileSync(
     join(APP, 'package.json'),
@@ -315,7 +316,7 @@ const typeModes = [
     options: { module: 'esnext', moduleResolution: 'bundler', ...nodeTypes },
   },
   {
-    title: 'moduleResolution bundler, a browser app (DOM, no @types/node): @mcp/core and @mcp/ai-sdk',
+    title: 'moduleResolution bundler, a browser app (DOM, no @types/node): @mcp/core, @mcp/ai-sdk and @mcp/react',
     mode: 'browser',
     extension: '.ts',
     options: {
@@ -324,7 +325,7 @@ const typeModes = [
       lib: ['es2022', 'dom', 'dom.iterable', 'esnext.disposable'],
       types: [],
     },
-    packages: ['@mcp/core', '@mcp/ai-sdk'],
+    packages: ['@mcp/core', '@mcp/ai-sdk', '@mcp/react'],
   },
   {
     title: 'moduleResolution node16, an ES module (.mts)',

@@ -11,7 +11,7 @@ export {
   type McpProviderProps,
   type McpProviderWithConfigs,
   type McpProviderWithServers,
-  type OnTheClient,
 } from './mcp-provider.js';
+export type { OnTheClient } from './on-the-client.js';
 export { type UseMcpResult, useMcp } from './use-mcp.js';
 export { type UseMcpServersResult, useMcpServers } from './use-mcp-servers.js';

@@ -1,10 +1,9 @@
-import { type ServerConfig, Servers, type ServersOptions, type Store } from '@mcp/core/connections';
+import { foldSourceName, type ServerConfig, Servers, type ServersOptions, type Store } from '@mcp/core/connections';
 import { createElement, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { configKey } from './config-key.js';
 import { Held } from './held.js';
+import { type OnTheClient, onTheClient } from './on-the-client.js';
 import { givenSet, type ServerSet, ServerSetContext } from './server-set.js';
-
-/** What the set a provider makes is made of; a function is called on the client only, when the set is made. */
-export type OnTheClient<T> = T | (() => T);
 
 /** Props of an {@link McpProvider} that holds the app's own set. */
 export interface McpProviderWithServers {
@@ -15,6 +14,12 @@ export interface McpProviderWithServers {
    * `localStorage`.
    */
   readonly servers: Servers;
+  /** Only without `servers`: the app's set has its own. */
+  readonly configs?: never;
+  /** Only without `servers`: the app's set has its own. */
+  readonly store?: never;
+  /** Only without `servers`: the app's set has its own. */
+  readonly options?: never;
   /** The part of the app whose hooks use the set. */
   readonly children?: ReactNode;
 }
@@ -71,7 +76,7 @@ export type McpProviderProps = McpProviderWithServers | McpProviderWithConfigs;
 export function McpProvider(props: McpProviderProps): ReactNode {
   const { servers, children } = props;
   const latest = useRef(props);
-  const [owned] = useState(() => new Held(() => makeSet(latest.current), closeSet, watchSet));
+  const [owned] = useState(() => ownSet(() => latest.current));
   const set = useMemo<ServerSet>(() => (servers ? givenSet(servers) : owned), [servers, owned]);
 
   // Before the effect that makes the set: it reads the props of this render.
@@ -85,6 +90,9 @@ export function McpProvider(props: McpProviderProps): ReactNode {
   }, [servers, owned]);
 
   const configs = servers ? undefined : props.configs;
+  // Keyed by what the configs say, so a list written inline (a new array at every render) is added once.
+  const configsKey = configs ? JSON.stringify(configs.map(configKey)) : '';
+  // biome-ignore lint/correctness/useExhaustiveDependencies: configsKey stands for configs
   useEffect(() => {
     if (!configs || configs.length === 0) return;
     let live = true;
@@ -94,18 +102,33 @@ export function McpProvider(props: McpProviderProps): ReactNode {
     return () => {
       live = false;
     };
-  }, [configs, owned]);
+  }, [configsKey, owned]);
 
   return createElement(ServerSetContext.Provider, { value: set }, children);
 }
 
 /** The `onError` of each set a provider made, for the configs it refuses. */
 const reporters = new WeakMap<Servers, (error: Error) => void>();
+/** The names (folded) each set a provider made is adding from `configs`, so two passes never add one twice. */
+const adding = new WeakMap<Servers, Set<string>>();
+
+/**
+ * The set a provider makes from its props (read when it is made): restoring
+ * what the store holds at the first `acquire()`, closed (sessions kept in the
+ * store) after the last `release()`.
+ */
+export function ownSet(props: () => McpProviderProps): Held<Servers> {
+  return new Held(
+    () => makeSet(props()),
+    (servers) => void servers.close(),
+    (servers, changed) => servers.subscribe(changed),
+  );
+}
 
 function makeSet(props: McpProviderProps): Servers {
   const { store, options } = props as McpProviderWithConfigs;
-  const resolved = resolve(options) ?? {};
-  const madeStore = resolve(store);
+  const resolved = onTheClient(options) ?? {};
+  const madeStore = onTheClient(store);
   const made = new Servers({ ...resolved, ...(madeStore && { store: madeStore }) });
   if (resolved.onError) reporters.set(made, resolved.onError);
   // A store that fails while restoring is told to onError by the set itself; this catches the rest (bad options).
@@ -113,29 +136,23 @@ function makeSet(props: McpProviderProps): Servers {
   return made;
 }
 
-function closeSet(servers: Servers): void {
-  void servers.close();
-}
-
-function watchSet(servers: Servers, changed: () => void): () => void {
-  return servers.subscribe(changed);
-}
-
-function resolve<T extends object>(value: OnTheClient<T> | undefined): T | undefined {
-  return typeof value === 'function' ? (value as () => T)() : value;
-}
-
 /** Adds each config whose name the set lacks, after the stored ones are restored; refusals go to `onError`. */
 async function addMissing(servers: Servers, configs: readonly ServerConfig[]): Promise<void> {
   const onError = reporters.get(servers);
+  const underway = adding.get(servers) ?? new Set<string>();
+  adding.set(servers, underway);
   await servers.restore().catch(() => {});
   for (const config of configs) {
     if (servers.getSnapshot().closed) return;
-    if (servers.get(config.name)) continue;
+    const name = typeof config?.name === 'string' ? foldSourceName(config.name) : '';
+    if (servers.get(config.name) || underway.has(name)) continue;
+    underway.add(name);
     try {
       await servers.add(config);
     } catch (error) {
       onError?.(asError(error));
+    } finally {
+      underway.delete(name);
     }
   }
 }

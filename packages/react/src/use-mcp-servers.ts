@@ -16,6 +16,12 @@ export interface UseMcpServersResult {
   /** True while the stored configs are read back. */
   readonly loading: boolean;
   /**
+   * The `Servers` set itself, for what takes one (`mcpToolSet(set)` of
+   * `@mcp/ai-sdk`, `set.ready()`); undefined during server rendering and until
+   * the provider made it.
+   */
+  readonly set: Servers | undefined;
+  /**
    * Adds a server, keeps its config in the store, and connects it. Resolves
    * once it is stored, not when it is ready; rejects with a `ConnectionError`
    * (`invalid_config`: not usable, or the name is taken) or a `LimitError`
@@ -61,19 +67,21 @@ export function useMcpServers(): UseMcpServersResult {
     (callbackUrl: string | URL) => completeAny(set.current, callbackUrl),
     [set],
   );
+  const current = set.current;
   return useMemo(
     () => ({
       servers: snapshot.servers,
       tools: snapshot.tools,
       warnings: snapshot.warnings,
       loading: snapshot.loading,
+      set: current,
       add,
       update,
       remove,
       get,
       completeAuthorization,
     }),
-    [snapshot, add, update, remove, get, completeAuthorization],
+    [snapshot, current, add, update, remove, get, completeAuthorization],
   );
 }
 

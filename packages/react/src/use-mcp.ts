@@ -8,8 +8,10 @@ import {
   type ServerConfig,
 } from '@mcp/core/connections';
 import { useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { configKey } from './config-key.js';
 import { Held } from './held.js';
 import { failedSnapshot, idleSnapshot } from './idle-snapshot.js';
+import { type OnTheClient, onTheClient } from './on-the-client.js';
 import { type ServerSet, ServerSetContext } from './server-set.js';
 
 /**
@@ -69,6 +71,7 @@ interface Target {
  * With a config, a connection of the hook's own, apart from any provider: made
  * and connected on the client after the first render, closed when the
  * component unmounts for good (not at StrictMode's extra unmount). `options`
+ * (or the function that makes them, on the client: for a `LocalStorageStore`)
  * are read when it is made; it is made again when the config's `name`, `url`,
  * `headers` or `oauth` change. Two components with the same config make two
  * connections: share one through a provider. A config that is not usable reads
@@ -83,12 +86,12 @@ interface Target {
  * ```
  */
 export function useMcp(name: string): UseMcpResult;
-export function useMcp(config: ServerConfig, options?: ConnectionOptions): UseMcpResult;
-export function useMcp(server: string | ServerConfig, options?: ConnectionOptions): UseMcpResult {
+export function useMcp(config: ServerConfig, options?: OnTheClient<ConnectionOptions>): UseMcpResult;
+export function useMcp(server: string | ServerConfig, options?: OnTheClient<ConnectionOptions>): UseMcpResult {
   const set = useContext(ServerSetContext);
   const byName = typeof server === 'string';
   const key = byName ? undefined : configKey(server);
-  const name = byName ? server : server.name;
+  const name = byName ? server : String((server as Partial<ServerConfig> | null)?.name);
   if (byName && !set) throw new Error(`@mcp/react: useMcp(${JSON.stringify(server)}) needs an <McpProvider> above it`);
 
   // A new holder only when the config's JSON parts change; the config and options of its first render make it.
@@ -190,22 +193,19 @@ function ownedTarget(owned: Held<Connection>, idle: ConnectionSnapshot): Target 
 }
 
 /** A connection of `config`, made and connected at the first `acquire()`, closed (ending its session) after the last `release()`. */
-function ownConnection(config: ServerConfig, options: ConnectionOptions | undefined): Held<Connection> {
+export function ownConnection(
+  config: ServerConfig,
+  options: OnTheClient<ConnectionOptions> | undefined,
+): Held<Connection> {
   return new Held(
     () => {
-      const connection = new Connection(config, options);
+      const connection = new Connection(config, onTheClient(options));
       void connection.connect();
       return connection;
     },
     (connection) => void connection.close(),
     (connection, changed) => connection.subscribe(() => changed()),
   );
-}
-
-/** What makes a config a different server: its JSON parts (a `transport` function is taken from the first render). */
-function configKey(config: ServerConfig): string {
-  const { name, url, headers, oauth, transport } = config;
-  return JSON.stringify([name, url === undefined ? null : String(url), headers ?? null, oauth === true, !!transport]);
 }
 
 /** `promise`, with its rejection marked handled, for a caller who need not await it. */
