@@ -1,16 +1,32 @@
-import type { Servers } from '@mcp/core/connections';
+import { LocalStorageStore } from '@mcp/core/browser';
+import { McpProvider } from '@mcp/react';
 import { useState } from 'react';
 import { Chat } from './Chat.js';
 import type { ModelSettings } from './model.js';
 import { ServerPanel } from './ServerPanel.js';
+import { serverSetOptions, useSignInHandOff } from './server-set.js';
 import { ToolList } from './ToolList.js';
 
+/** The set's store: made on the client only, by the provider. Servers, sessions and tokens survive a reload. */
+const store = () => new LocalStorageStore();
+
 /**
- * The page: the servers, the model and the tools on the side; the
- * conversation beside them. `servers` is the set the provider above holds: the
- * chat hands it to `mcpToolSet`, the rest reads it through the hooks.
+ * The page. The provider makes the set of MCP servers in the browser (its
+ * store and options are functions for that), restores the stored servers and
+ * resumes their sessions with no handshake; every component below reads it
+ * through the hooks.
  */
-export function App({ servers }: { servers: Servers }) {
+export function App() {
+  return (
+    <McpProvider store={store} options={serverSetOptions}>
+      <Page />
+    </McpProvider>
+  );
+}
+
+/** The servers, the model and the tools on the side; the conversation beside them. */
+function Page() {
+  useSignInHandOff();
   const [settings, setSettings] = useState<ModelSettings>({ baseURL: '', apiKey: '', modelId: '' });
   const field = (key: keyof ModelSettings) => ({
     name: key,
@@ -36,7 +52,7 @@ export function App({ servers }: { servers: Servers }) {
         </fieldset>
         <ToolList />
       </aside>
-      <Chat servers={servers} settings={settings} />
+      <Chat settings={settings} />
     </>
   );
 }

@@ -1,4 +1,3 @@
-import type { Servers } from '@mcp/core/connections';
 import { useMcpServers } from '@mcp/react';
 import type { ModelMessage } from 'ai';
 import { type FormEvent, useEffect, useReducer, useRef, useState } from 'react';
@@ -15,8 +14,8 @@ import { transcriptReducer } from './transcript.js';
  * the turn: the model stream ends and running tool calls are cancelled on
  * their servers.
  */
-export function Chat({ servers, settings }: { servers: Servers; settings: ModelSettings }) {
-  const { servers: snapshots } = useMcpServers();
+export function Chat({ settings }: { settings: ModelSettings }) {
+  const { set, servers: snapshots } = useMcpServers();
   const [entries, dispatch] = useReducer(transcriptReducer, []);
   /** The conversation as the model sees it: finished turns only. */
   const history = useRef<ModelMessage[]>([]);
@@ -37,14 +36,14 @@ export function Chat({ servers, settings }: { servers: Servers; settings: ModelS
     event.preventDefault();
     const input = event.currentTarget.elements.namedItem('text') as HTMLTextAreaElement;
     const text = input.value.trim();
-    if (text === '' || turn) return;
+    if (text === '' || turn || !set) return;
     input.value = '';
     const controller = new AbortController();
     setTurn(controller);
     turns.current += 1;
     void chatTurn({
       model: modelFrom(settings),
-      servers,
+      servers: set,
       history: history.current,
       text,
       turn: turns.current,

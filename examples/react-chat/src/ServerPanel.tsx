@@ -13,11 +13,12 @@ import { describeError } from './text.js';
  * config, say), and the form that adds a server.
  */
 export function ServerPanel() {
-  const { servers } = useMcpServers();
+  const { servers, loading } = useMcpServers();
   const notices = useNotices();
   return (
     <section aria-labelledby="servers-heading">
       <h2 id="servers-heading">MCP servers</h2>
+      {loading && <p className="state">Restoring your servers…</p>}
       <ul className="servers">
         {servers.map((server) => (
           <ServerEntry key={server.name} name={server.name} />

@@ -1,23 +1,22 @@
-import { LocalStorageStore, listenForAuthorizationResponses, popupAuthorize, WebFlowLock } from '@mcp/core/browser';
-import { ConnectionError, Servers } from '@mcp/core/connections';
+import { listenForAuthorizationResponses, popupAuthorize, WebFlowLock } from '@mcp/core/browser';
+import { ConnectionError, type ServersOptions } from '@mcp/core/connections';
+import { useMcpServers } from '@mcp/react';
+import { useEffect } from 'react';
+import { notice } from './notices.js';
 
 /**
- * The user's MCP servers: one set, kept in `localStorage` (configs, sessions,
- * OAuth tokens), so a reload comes back with the same servers and resumes
- * their sessions without a handshake. Every server may ask the user to sign in
- * (`oauth: true` when added): it then waits in `authorizing` until the user
- * clicks Sign in, whose click opens the popup. Two tabs never run one server's
- * sign-in at once (Web Locks). When the popup is blocked and the user follows
- * the link instead, the callback page hands its URL back over the origin's
- * BroadcastChannel, and the server waiting for it completes. Elicitation and
- * sampling requests wait in each server's `pending` for the page to answer.
- *
- * `notice` hears what the set worked around: a stored config another script
- * damaged (skipped), a stored session it could not use (replaced).
+ * How the provider's set connects (it keeps everything in `localStorage`,
+ * see `App`): every server may ask the user to sign in (`oauth: true` when
+ * added), and then waits in `authorizing` until the user clicks Sign in,
+ * whose click opens the popup on `callback.html`. Two tabs never run one
+ * server's sign-in at once (Web Locks). Elicitation and sampling requests
+ * wait in each server's `pending` for the page to answer. What the set works
+ * around (a stored config another script damaged, a stored session it could
+ * not use) becomes a notice in the panel. Called on the client only, when the
+ * provider makes the set: it reads `location`.
  */
-export async function openServers(notice: (message: string) => void): Promise<Servers> {
-  const servers = await Servers.open({
-    store: new LocalStorageStore(),
+export function serverSetOptions(): Omit<ServersOptions, 'store'> {
+  return {
     connection: {
       client: { clientInfo: { name: 'mcp-react-chat', version: '0.1.0' } },
       oauth: {
@@ -31,12 +30,18 @@ export async function openServers(notice: (message: string) => void): Promise<Se
     onEvent: (event, name) => {
       if (event.type === 'warning') notice(`${name}: ${event.error.message}`);
     },
-  });
-  // Each connection takes only the callback of its own flow (its `state`): every one may be offered every URL.
-  listenForAuthorizationResponses((url) => {
-    for (const connection of servers.list()) connection.completeAuthorization(url);
-  });
-  return servers;
+  };
+}
+
+/**
+ * Finishes a sign-in the user completed through the plain link (the popup was
+ * blocked): the callback page, in a tab with no opener, publishes its URL to
+ * the origin's tabs, and every server waiting for a sign-in is offered it.
+ * Only the flow whose `state` the URL carries completes.
+ */
+export function useSignInHandOff(): void {
+  const { completeAuthorization } = useMcpServers();
+  useEffect(() => listenForAuthorizationResponses(completeAuthorization), [completeAuthorization]);
 }
 
 /**
