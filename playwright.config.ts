@@ -11,6 +11,9 @@ export const HTTP_TEST_SERVERS = { modes: 'http://127.0.0.1:8788', faults: 'http
 /** examples/browser-chat, built by Vite and served by `vite preview` on an origin of its own. */
 export const BROWSER_CHAT_URL = 'http://127.0.0.1:4174';
 
+/** examples/react-chat, built by Vite and served by `vite preview` on an origin of its own. */
+export const REACT_CHAT_URL = 'http://127.0.0.1:4175';
+
 /**
  * Chromium tests of the built output. Uses Debian's Chromium (/usr/bin/chromium, or
  * CHROMIUM_PATH); Playwright downloads nothing. One worker: the machine has 2 cores.
@@ -59,6 +62,13 @@ export default defineConfig({
       command:
         'pnpm --dir examples/browser-chat build && pnpm --dir examples/browser-chat preview --port 4174 --strictPort',
       url: BROWSER_CHAT_URL,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      command:
+        'pnpm --dir examples/react-chat build && pnpm --dir examples/react-chat preview --port 4175 --strictPort',
+      url: REACT_CHAT_URL,
       reuseExistingServer: false,
       timeout: 60_000,
     },
