@@ -5,7 +5,6 @@ import { fileURLToPath } from 'node:url';
 import { Client, LimitError, McpError, StreamableHttpTransport, ToolError } from '@mcp/core';
 import { StdioTransport } from '@mcp/node-stdio';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-// @ts-expect-error test-servers/ is plain JS without declarations
 import { startHttpServers } from '../../../test-servers/http/serve.mjs';
 // @ts-expect-error test-servers/ is plain JS without declarations
 import { PNG_BASE64, REFERENCE_TOOL_NAMES, WAV_BASE64 } from '../../../test-servers/reference/fixtures.mjs';

@@ -1,7 +1,6 @@
 import { Servers, type ServersOptions, type ServersSnapshot } from '@mcp/core/connections';
 import type { ToolSet } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error test-servers/ is plain JS without declarations
 import { startHttpServers } from '../../../test-servers/http/serve.mjs';
 import { mcpToolSet, watchMcpToolSet } from '../src/index.js';
 import { loopModes, runLoop, scriptedModel, toolResultsIn } from './scripted-model.js';

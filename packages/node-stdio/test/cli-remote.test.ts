@@ -6,7 +6,6 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFaultScenario, readFaultStats } from '../../../runtimes/faults.js';
-// @ts-expect-error test-servers/http is plain JS without declarations
 import { startHttpServers } from '../../../test-servers/http/serve.mjs';
 import { run } from '../src/cli/run.js';
 

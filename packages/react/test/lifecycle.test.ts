@@ -1,6 +1,5 @@
 import { type Connection, MemoryStore, type Servers } from '@mcp/core/connections';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error test-servers/http is plain JS without declarations
 import { startHttpServers } from '../../../test-servers/http/serve.mjs';
 import { type RecordingProxy, startRecordingProxy } from '../../../test-servers/recording-proxy.mjs';
 import type { Held } from '../src/held.js';

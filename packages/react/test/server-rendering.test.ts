@@ -2,7 +2,6 @@ import { Connection, MemoryStore, Servers } from '@mcp/core/connections';
 import { createElement as h, type ReactNode, StrictMode, version } from 'react';
 import { renderToString } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error test-servers/http is plain JS without declarations
 import { startHttpServers } from '../../../test-servers/http/serve.mjs';
 import { type RecordingProxy, startRecordingProxy } from '../../../test-servers/recording-proxy.mjs';
 import { McpProvider, type UseMcpResult, type UseMcpServersResult, useMcp, useMcpServers } from '../src/index.js';

@@ -6,7 +6,6 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error scripts/ is plain JS without declarations
 import { bundleProgram } from '../../../../scripts/size/split-bundle.mjs';
-// @ts-expect-error test-servers/ is plain JS without declarations
 import { startHttpServers } from '../../../../test-servers/http/serve.mjs';
 import { repoPath, requireBuilt } from './built-files.js';
 

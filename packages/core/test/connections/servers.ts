@@ -5,7 +5,6 @@
  * recording proxy, which counts each JSON-RPC method at the server's door.
  */
 import { afterAll, afterEach, beforeAll } from 'vitest';
-// @ts-expect-error test-servers/http is plain JS without declarations
 import { startHttpServers as startHttpServersJs } from '../../../../test-servers/http/serve.mjs';
 import type { ConnectionEvent, ConnectionState } from '../../src/connections/index.js';
 

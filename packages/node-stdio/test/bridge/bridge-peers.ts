@@ -11,7 +11,6 @@ import type { Stream } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect } from 'vitest';
 import { createFaultScenario, readFaultStats } from '../../../../runtimes/faults.js';
-// @ts-expect-error test-servers/http is plain JS without declarations
 import { startHttpServers as startHttpServersJs } from '../../../../test-servers/http/serve.mjs';
 import { Client as SdkClient } from '../../../../test-servers/node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js';
 import { StdioClientTransport } from '../../../../test-servers/node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.js';

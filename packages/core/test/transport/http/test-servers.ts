@@ -9,7 +9,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createFaultHandler as createFaultHandlerJs } from '../../../../../test-servers/http/fault-server.mjs';
 // @ts-expect-error test-servers/http is plain JS without declarations
 import { toNodeListener as toNodeListenerJs } from '../../../../../test-servers/http/node-adapter.mjs';
-// @ts-expect-error test-servers/http is plain JS without declarations
 import { startHttpServers as startHttpServersJs } from '../../../../../test-servers/http/serve.mjs';
 
 /** What `startHttpServers()` resolves to. */
