@@ -125,7 +125,7 @@ export class Connection {
   constructor(config: ServerConfig, options: ConnectionOptions = {}) {
     this.#config = checkServerConfig(config);
     this.#options = options;
-    const { reconnect = {}, healthCheck, store } = options;
+    const { reconnect = {}, healthCheck, store, sessionStore } = options;
     this.#budget = new ReconnectBudget(
       {
         maxAttempts: checkBound('reconnect.maxAttempts', reconnect.maxAttempts, DEFAULT_MAX_ATTEMPTS, true),
@@ -143,7 +143,12 @@ export class Connection {
       };
     }
     const prefix = options.prefix ?? DEFAULT_PREFIX;
-    if (store) this.#persisted = new PersistedSession(store, prefix, config.name, (error) => this.#warn(error));
+    const sessions = sessionStore ?? store;
+    if (sessions) {
+      // The era verdict is the server's, not the session's: it goes to the shared store when there is one.
+      const eras = store ?? sessions;
+      this.#persisted = new PersistedSession(sessions, eras, prefix, config.name, (error) => this.#warn(error));
+    }
     if (config.oauth) {
       const oauthStore = options.oauth?.store ?? (store && prefixedStore(store, `${prefix}oauth:`));
       const handler = options.oauth?.authorize;
