@@ -65,6 +65,74 @@ test('after a reload the page comes back with its servers and resumes their sess
   await scenario.remove();
 });
 
+test('two tabs keep a session each: both hear a tool added, a reload makes no handshake, Remove in one spares the other', async ({
+  context,
+}) => {
+  const scenario = await plainScenario();
+  const script: MockScript = [...ECHO_SCRIPT, { when: { userSays: 'grow' }, call: [{ tool: 'add-tool', args: {} }] }];
+  const first = await context.newPage();
+  await openChat(first, model, script, scenario.mcp);
+  await expectStatus(first, 'reference', 'ready');
+  // The second tab restores the server from the configs the tabs share.
+  const second = await context.newPage();
+  await second.goto(`${BROWSER_CHAT_URL}/`);
+  await fillModel(second, model);
+  await expectStatus(second, 'reference', 'ready');
+
+  // Each tab has the server add a tool to its session, and hears it on its own stream: no reload.
+  for (const page of [first, second]) {
+    await expect(page.locator('#tools li')).toHaveCount(11);
+    await send(page, 'grow, please');
+    await expect(page.getByRole('region', { name: 'Tool call add-tool' })).toHaveAttribute('data-state', 'done');
+    await expect(page.locator('#tools li')).toHaveCount(12);
+  }
+
+  // Two sessions at the server, one in each tab's sessionStorage, none in the localStorage they share.
+  const seen = async () => {
+    const { requests } = (await readFaultStats(scenario.mcp.replace(/\/mcp$/, '/stats'))) as {
+      requests: Array<{ httpMethod: string; headers: Record<string, string> }>;
+    };
+    return requests;
+  };
+  const sessionsSeen = async () =>
+    new Set((await seen()).flatMap((request) => request.headers['mcp-session-id'] ?? []));
+  /** The session a tab keeps for the server, in its own sessionStorage. */
+  const sessionOf = (page: typeof first) =>
+    page.evaluate(() => {
+      const stored = JSON.parse(sessionStorage.getItem('mcp:session:reference') ?? 'null') as {
+        sessionId?: string;
+      } | null;
+      return stored?.sessionId;
+    });
+  const [one, two] = [await sessionOf(first), await sessionOf(second)];
+  expect(await sessionsSeen()).toEqual(new Set([one, two]));
+  expect(one).not.toBe(two);
+  expect(await first.evaluate(() => localStorage.getItem('mcp:session:reference'))).toBeNull();
+
+  // A reload of one tab resumes its own session, with no handshake.
+  const handshaken = await handshakes(scenario);
+  await first.reload();
+  await expectStatus(first, 'reference', 'ready');
+  await expect(first.locator('#tools li')).toHaveCount(12);
+  expect(await sessionOf(first)).toBe(one);
+  expect(await handshakes(scenario)).toBe(handshaken);
+
+  // Remove in the second tab ends its session only: the first one's goes on.
+  await serverEntry(second, 'reference').getByRole('button', { name: 'Remove' }).click();
+  await expect(second.locator('#servers li')).toHaveCount(0);
+  await fillModel(first, model);
+  await send(first, 'echo, please');
+  await expect(first.locator('.entry.assistant').last()).toHaveText(/^The tool said: .*still here/);
+  await expectStatus(first, 'reference', 'ready');
+  const ended = (await seen()).filter((request) => request.httpMethod === 'DELETE');
+  expect(ended.map((request) => request.headers['mcp-session-id'])).toEqual([two]);
+  // The list the tabs share no longer has the server: the first tab drops it at its next load.
+  await first.reload();
+  await expect(first.getByRole('form', { name: 'Add a server' })).toBeVisible();
+  await expect(first.locator('#servers li')).toHaveCount(0);
+  await scenario.remove();
+});
+
 test('a server whose network drops shows reconnecting with the next attempt, then ready when it comes back', async ({
   page,
 }) => {
@@ -204,7 +272,8 @@ test.describe('what a user or another script puts in', () => {
       localStorage.setItem('mcp:config:good', JSON.stringify({ name: 'good', url: good }));
       localStorage.setItem('mcp:config:evil', JSON.stringify({ name: 'evil', url: 'javascript:alert(1)' }));
       localStorage.setItem('mcp:config:broken', '{"name": "broken", "url": ');
-      localStorage.setItem('mcp:session:good', '{"sessionId": 42}');
+      // Sessions are each tab's own, in sessionStorage.
+      sessionStorage.setItem('mcp:session:good', '{"sessionId": 42}');
     }, MCP_SERVER);
     await page.reload();
     await expectStatus(page, 'good', 'ready');

@@ -37,10 +37,20 @@ export async function startRecordingProxy(target) {
     for (const [name, value] of Object.entries(request.headers)) {
       if (typeof value === 'string' && name !== 'host' && name !== 'content-length') headers.set(name, value);
     }
-    const answer = await fetch(target, { method: request.method ?? 'POST', headers, ...(body && { body }) });
-    const passed = [...answer.headers].filter(([name]) => !CONSUMED.test(name));
-    response.writeHead(answer.status, Object.fromEntries(passed));
-    response.end(Buffer.from(await answer.arrayBuffer()));
+    // The server's side ends with the client's: a stream the client let go must not stay open behind it.
+    const upstream = new AbortController();
+    response.on('close', () => upstream.abort());
+    try {
+      const { signal } = upstream;
+      const answer = await fetch(target, { method: request.method ?? 'POST', headers, signal, ...(body && { body }) });
+      const passed = [...answer.headers].filter(([name]) => !CONSUMED.test(name));
+      response.writeHead(answer.status, Object.fromEntries(passed));
+      // Passed on as it comes, so an SSE answer (a listen stream, the GET stream) reaches the client event by event.
+      if (answer.body) for await (const chunk of answer.body) response.write(chunk);
+    } catch {
+      // The server or the client went away mid-answer: the client sees its stream end.
+    }
+    response.end();
   });
   const origin = await listenOnLoopback(server, 0);
   return {

@@ -5,9 +5,13 @@ import { ConnectionError, type ConnectionEvent, Servers } from '@mcp/core/connec
 export type Notice = (message: string) => void;
 
 /**
- * The user's MCP servers: one set, kept in `localStorage` (configs, sessions,
- * OAuth tokens), so a reload comes back with the same servers and resumes their
- * sessions without a handshake. Every server may ask the user to sign in
+ * The user's MCP servers: one set, its configs and OAuth tokens kept in
+ * `localStorage`, shared by every tab, and each server's session in the tab's
+ * own `sessionStorage`, so a reload comes back with the same servers and
+ * resumes their sessions without a handshake. Two tabs never share a session:
+ * each gets the server's notifications on a stream of its own, and Remove in
+ * one tab ends only that tab's session (the other tab keeps the server until it
+ * reloads, since the shared list no longer has it). Every server may ask the user to sign in
  * (`oauth: true` in `addServer`): the set then waits in `authorizing` until the
  * user clicks Sign in, whose click opens the popup. Two tabs never both run a
  * sign-in for one server (Web Locks). When the popup is blocked and the user
@@ -19,6 +23,8 @@ export type Notice = (message: string) => void;
 export async function openServers(notice: Notice): Promise<Servers> {
   const servers = await Servers.open({
     store: new LocalStorageStore(),
+    // Per tab, and never locked across tabs: nothing else reads this tab's sessions.
+    sessionStore: new LocalStorageStore({ storage: sessionStorage, locks: false }),
     connection: {
       client: { clientInfo: { name: 'mcp-browser-chat', version: '0.2.0' } },
       oauth: {

@@ -101,9 +101,20 @@ export interface ConnectionOptions {
   /**
    * Where the session snapshot (`<prefix>session:<name>`) and the era verdict
    * (`<prefix>era:<server>`) are kept, so a new page, Worker invocation or
-   * process resumes the session with no handshake. Without it nothing persists.
+   * process resumes the session with no handshake. Without it (and without
+   * `sessionStore`) nothing persists.
    */
   readonly store?: Store;
+  /**
+   * Where the session snapshot is kept instead of `store` (default: `store`).
+   * A session belongs to the one client that resumes it: two clients on one
+   * session share its single stream of server messages, so one of them misses
+   * the notifications, and ending it for one ends it for both. In a browser,
+   * where `store` is shared by every tab of the origin, give each tab its own:
+   * `new LocalStorageStore({ storage: sessionStorage, locks: false })`, which
+   * a reload of the tab keeps.
+   */
+  readonly sessionStore?: Store;
   /** Prepended to every key the connection writes in `store` (default `mcp:`). */
   readonly prefix?: string;
   /** How a dropped connection is brought back; see {@link ReconnectOptions} for the defaults. */

@@ -58,6 +58,8 @@ interface Live {
   lists?: KeptLists;
   /** The session id last written to the store, to write it again only when a renewal changed it. */
   savedSession?: string | undefined;
+  /** The GET stream was given up before the attempt was ready: dealt with once it is. */
+  lostStream?: { readonly error: Error; readonly spent: boolean };
 }
 
 /**
@@ -123,7 +125,7 @@ export class Connection {
   constructor(config: ServerConfig, options: ConnectionOptions = {}) {
     this.#config = checkServerConfig(config);
     this.#options = options;
-    const { reconnect = {}, healthCheck, store } = options;
+    const { reconnect = {}, healthCheck, store, sessionStore } = options;
     this.#budget = new ReconnectBudget(
       {
         maxAttempts: checkBound('reconnect.maxAttempts', reconnect.maxAttempts, DEFAULT_MAX_ATTEMPTS, true),
@@ -141,7 +143,12 @@ export class Connection {
       };
     }
     const prefix = options.prefix ?? DEFAULT_PREFIX;
-    if (store) this.#persisted = new PersistedSession(store, prefix, config.name, (error) => this.#warn(error));
+    const sessions = sessionStore ?? store;
+    if (sessions) {
+      // The era verdict is the server's, not the session's: it goes to the shared store when there is one.
+      const eras = store ?? sessions;
+      this.#persisted = new PersistedSession(sessions, eras, prefix, config.name, (error) => this.#warn(error));
+    }
     if (config.oauth) {
       const oauthStore = options.oauth?.store ?? (store && prefixedStore(store, `${prefix}oauth:`));
       const handler = options.oauth?.authorize;
@@ -375,7 +382,10 @@ export class Connection {
     let live: Live | undefined;
     let resumed = false;
     try {
-      const transport = watchedTransport(this.#transport(), (error) => this.#ended(generation, error));
+      const transport = watchedTransport(this.#transport(), {
+        ended: (error) => this.#ended(generation, error),
+        streamLost: (error, spent) => this.#streamLost(generation, error, spent),
+      });
       const serverKey = transportHooks(transport).serverKey;
       const resume = useStored ? await this.#storedSession(serverKey) : undefined;
       const eraCache = await this.#persisted?.eraCache(serverKey);
@@ -421,6 +431,8 @@ export class Connection {
     this.#update(identity(live.client));
     this.#setState(READY);
     this.#scheduleHealth(live.generation);
+    const lost = live.lostStream;
+    if (lost) this.#streamLost(live.generation, lost.error, lost.spent);
   }
 
   /** The transport of one attempt: the config's factory, or Streamable HTTP to its URL. */
@@ -473,6 +485,31 @@ export class Connection {
   #ended(generation: number, error: Error | undefined): void {
     // While connecting, the attempt's own call fails with it; after close, nothing matters.
     this.#dropped(generation, error ?? new TransportError(`${this.name}: the server closed the connection`));
+  }
+
+  /**
+   * The GET stream of attempt `generation`'s session is given up: server
+   * notifications (a changed tool list, server requests) would no longer come.
+   * Its reopenings all failed: the way to the server is gone, and the
+   * connection reconnects now rather than at the next call or health check
+   * (the next attempt opens a new stream). The server refused it: one ping
+   * says whether the server is still there; a server that answers stays ready,
+   * since reconnecting would not make it offer the stream.
+   */
+  #streamLost(generation: number, error: Error, spent: boolean): void {
+    const live = this.#live;
+    if (generation !== this.#generation || !live) return;
+    if (this.#snapshot.state.status !== 'ready') {
+      live.lostStream = { error, spent };
+      return;
+    }
+    if (spent) {
+      const lost = `${this.name}: the server's stream (HTTP GET) could not be reopened`;
+      this.#dropped(generation, new TransportError(lost, { cause: error }));
+      return;
+    }
+    this.#clearTimer();
+    void this.#ping(generation, this.#health?.timeoutMs ?? DEFAULT_HEALTH_TIMEOUT);
   }
 
   /** The ready connection of `generation` lost its server: close what is left of it and reconnect. */

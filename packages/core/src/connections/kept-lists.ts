@@ -3,7 +3,7 @@ import type { Subscription } from '../client/listen/subscription.js';
 import type { Prompt } from '../protocol/prompts.js';
 import type { Resource } from '../protocol/resources.js';
 import type { Tool } from '../protocol/tools.js';
-import { MAX_TIMER } from '../util/timers.js';
+import { MAX_TIMER, timerDelay } from '../util/timers.js';
 import type { ListName } from './connection-state.js';
 import { failureKind } from './failure-kind.js';
 
@@ -23,6 +23,16 @@ export interface ListsHost {
   /** Listing failed because the server went away: the connection reconnects. */
   dropped(error: Error): void;
 }
+
+/**
+ * How long, in ms, a connection's first listing waits for the server to
+ * acknowledge the 2026-07-28 `subscriptions/listen` stream (2 s). In time, one
+ * listing serves, from the client's cache when the server allows it. Later, the
+ * lists are read at once and again when the acknowledgement comes, since a
+ * change in between reaches no stream. A fixed bound, not an option: a server
+ * acknowledges within a round trip.
+ */
+export const ACKNOWLEDGEMENT_WAIT = 2000;
 
 const LIST_OF: Readonly<Record<string, ListName>> = {
   'notifications/tools/list_changed': 'tools',
@@ -61,19 +71,23 @@ export class KeptLists {
    */
   async start(signal: AbortSignal): Promise<void> {
     const lists = this.#lists;
+    /** Whether a listing now hears every change after it: the lists may be read from the client's cache then. */
+    let heard = true;
     if (lists.length > 0) {
       try {
-        this.#subscription = await this.#client.listen({
+        const subscription = await this.#client.listen({
           toolsListChanged: lists.includes('tools'),
           promptsListChanged: lists.includes('prompts'),
           resourcesListChanged: lists.includes('resources'),
         });
-        void this.#follow(this.#subscription);
-        // A 2026-07-28 stream hears changes only once the server acknowledged it, which may come after the
-        // first listing: a change in between would be missed, so the lists are read once more then. Not
-        // waited for: a server that never acknowledges must not hold the connection.
-        if (this.#client.era === 'modern') {
-          void this.#subscription.acknowledged.then(() => {
+        this.#subscription = subscription;
+        void this.#follow(subscription);
+        // A 2026-07-28 stream hears changes only once the server acknowledged it: a listing read before
+        // that could miss a change, so the first listing waits for the acknowledgement, briefly.
+        if (this.#client.era === 'modern') heard = await acknowledgedWithin(subscription, signal);
+        if (!heard) {
+          // Too late: the lists are read at once, past the client's cache, and once more when it comes.
+          void subscription.acknowledged.then(() => {
             for (const list of lists) this.#refresh(list);
           });
         }
@@ -86,7 +100,7 @@ export class KeptLists {
     }
     for (const list of lists) {
       // Held as the list's running listing, so a change heard meanwhile lists it once more after.
-      const first = this.#list(list, signal, true);
+      const first = this.#list(list, signal, true, heard);
       this.#hold(list, first);
       await first;
     }
@@ -135,10 +149,17 @@ export class KeptLists {
     );
   }
 
-  /** One listing; a drop is thrown when `first` (the attempt fails), reported otherwise. */
-  async #list(list: ListName, signal: AbortSignal | undefined, first: boolean): Promise<void> {
+  /**
+   * One listing; a drop is thrown when `first` (the attempt fails), reported
+   * otherwise. Not `cached`: the server is asked, and its answer is not kept in
+   * the client's cache, where it could stand for a change the stream missed.
+   */
+  async #list(list: ListName, signal: AbortSignal | undefined, first: boolean, cached = true): Promise<void> {
     // The first listing is part of a connection attempt, which its own deadline bounds as a whole.
-    const options = signal ? { signal, timeout: MAX_TIMER, maxTotalTimeout: 0 } : undefined;
+    const options = {
+      ...(signal && { signal, timeout: MAX_TIMER, maxTotalTimeout: 0 }),
+      ...(!cached && { cache: false }),
+    };
     try {
       const client = this.#client;
       if (list === 'tools') this.#host.listed(list, await client.listTools(options));
@@ -151,6 +172,28 @@ export class KeptLists {
       else if (first) throw error;
       else this.#host.dropped(asError(error));
     }
+  }
+}
+
+/**
+ * Waits for `subscription`'s acknowledgement at most {@link ACKNOWLEDGEMENT_WAIT}
+ * ms: true when it came, false when the wait ran out. Rejects with `signal`'s
+ * reason when the attempt ends first.
+ */
+async function acknowledgedWithin(subscription: Subscription, signal: AbortSignal): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    return await new Promise<boolean>((resolve, reject) => {
+      timer = setTimeout(() => resolve(false), timerDelay(ACKNOWLEDGEMENT_WAIT));
+      onAbort = () => reject(signal.reason);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+      void subscription.acknowledged.then(() => resolve(true));
+    });
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
   }
 }
 

@@ -23,19 +23,22 @@ const StoredSessionSchema = v.looseObject({
 const EraSchema = v.picklist(['legacy', 'modern']);
 
 /**
- * One connection's part of a store: its session snapshot under
- * `<prefix>session:<name>` and the era verdict of its server under
- * `<prefix>era:<serverKey>`. Every failure of the store is reported and taken as
- * nothing stored: a broken store costs a handshake, never the connection.
+ * One connection's part of its stores: its session snapshot under
+ * `<prefix>session:<name>` in `store`, and the era verdict of its server under
+ * `<prefix>era:<serverKey>` in `eraStore` (the same store unless the sessions
+ * are kept apart, per browser tab say). Every failure of a store is reported and
+ * taken as nothing stored: a broken store costs a handshake, never the connection.
  */
 export class PersistedSession {
   readonly #store: Store;
+  readonly #eraStore: Store;
   readonly #prefix: string;
   readonly #sessionKey: string;
   readonly #report: (error: Error) => void;
 
-  constructor(store: Store, prefix: string, name: string, report: (error: Error) => void) {
+  constructor(store: Store, eraStore: Store, prefix: string, name: string, report: (error: Error) => void) {
     this.#store = store;
+    this.#eraStore = eraStore;
     this.#prefix = prefix;
     this.#sessionKey = `${prefix}session:${name}`;
     this.#report = report;
@@ -93,7 +96,7 @@ export class PersistedSession {
     if (serverKey !== undefined) {
       const key = `${this.#prefix}era:${serverKey}`;
       try {
-        const stored = v.safeParse(EraSchema, await this.#store.get(key));
+        const stored = v.safeParse(EraSchema, await this.#eraStore.get(key));
         if (stored.success) verdicts.set(serverKey, stored.output);
       } catch (error) {
         this.#report(storeError(`reading ${key}`, error));
@@ -105,7 +108,7 @@ export class PersistedSession {
         if (verdicts.get(server) === era) return;
         verdicts.set(server, era);
         const key = `${this.#prefix}era:${server}`;
-        this.#store.set(key, era).catch((error: unknown) => this.#report(storeError(`writing ${key}`, error)));
+        this.#eraStore.set(key, era).catch((error: unknown) => this.#report(storeError(`writing ${key}`, error)));
       },
     };
   }

@@ -30,10 +30,18 @@ export interface ServersOptions {
    * Workers KV, say, which is fit for configs but not for sessions or tokens.
    */
   readonly configStore?: Store;
+  /**
+   * Where each server's session is kept instead of `store` (default: `store`);
+   * configs, era verdicts and OAuth state stay in `store`. In a browser, one per
+   * tab (`new LocalStorageStore({ storage: sessionStorage, locks: false })`):
+   * tabs then share the servers and the sign-ins but never a session, which
+   * carries one stream of server messages and ends for all when one tab ends it.
+   */
+  readonly sessionStore?: Store;
   /** Prepended to every key the set and its connections write (default `mcp:`). */
   readonly prefix?: string;
-  /** Options of every connection; the set's `store` and `prefix` are theirs. */
-  readonly connection?: Omit<ConnectionOptions, 'store' | 'prefix'>;
+  /** Options of every connection; the set's `store`, `sessionStore` and `prefix` are theirs. */
+  readonly connection?: Omit<ConnectionOptions, 'store' | 'sessionStore' | 'prefix'>;
   /** Hears every event of every server, with the server's name, for an app's log. */
   readonly onEvent?: (event: ConnectionEvent, name: string) => void;
   /**
@@ -240,7 +248,8 @@ export class Servers {
       const connection = this.#find(name);
       const stored = await this.#forgetConfig(connection?.name ?? name);
       if (connection) await this.#stop(connection);
-      else if (stored) await this.#options.store?.delete(`${this.#prefix}session:${name}`);
+      else if (stored)
+        await (this.#options.sessionStore ?? this.#options.store)?.delete(`${this.#prefix}session:${name}`);
       return connection !== undefined || stored;
     });
   }
@@ -385,10 +394,11 @@ export class Servers {
   #start(config: ServerConfig, index = this.#connections.length): Connection {
     // Closed while the config was being stored: no connection may start after close().
     this.#open();
-    const { store } = this.#options;
+    const { store, sessionStore } = this.#options;
     const connection = new Connection(config, {
       ...this.#options.connection,
       ...(store && { store }),
+      ...(sessionStore && { sessionStore }),
       prefix: this.#prefix,
     });
     this.#connections.splice(index, 0, connection);

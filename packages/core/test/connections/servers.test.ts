@@ -176,6 +176,41 @@ describe('Servers: persistence', () => {
     expect(await store.get('app:session:a')).toBeDefined();
   });
 
+  it('keeps each set its own session with sessionStore, sharing the configs and era verdicts of store', async () => {
+    const store = new MemoryStore();
+    const [tabOne, tabTwo] = [new MemoryStore(), new MemoryStore()];
+    const proxy = await counted();
+    const first = set({ store, sessionStore: tabOne });
+    await first.add({ name: 'a', url: proxy.url });
+    await first.ready();
+    // A second set on the same configs (another tab): the server comes with it, in a session of its own.
+    const second = await opened({ store, sessionStore: tabTwo });
+    expect(statuses(await second.ready())).toEqual([['a', 'ready']]);
+    const one = (await tabOne.get('mcp:session:a')) as { sessionId: string };
+    const two = (await tabTwo.get('mcp:session:a')) as { sessionId: string };
+    expect(one.sessionId).not.toBe(two.sessionId);
+    expect(await store.get('mcp:session:a')).toBeUndefined();
+    expect(await store.get(`mcp:era:${proxy.url}`)).toBe('legacy');
+    // The era verdict was shared: the second set made a handshake, but no probe of its own.
+    expect([proxy.count('server/discover'), proxy.count('initialize')]).toEqual([1, 2]);
+
+    // Removing the server in one set ends that set's session only; the other's goes on.
+    await first.remove('a');
+    expect(await tabOne.get('mcp:session:a')).toBeUndefined();
+    const result = await second.get('a')?.callTool('echo', { text: 'mine still' });
+    expect(result?.content).toEqual([{ type: 'text', text: 'mine still' }]);
+    expect(proxy.sessions.at(-1)).toBe(two.sessionId);
+
+    // A set on the second session store again (the tab reloaded) resumes its session with no handshake.
+    await second.close();
+    const reloaded = await opened({ store, sessionStore: tabTwo });
+    expect(statuses(await reloaded.ready())).toEqual([]);
+    await reloaded.add({ name: 'a', url: proxy.url });
+    expect(statuses(await reloaded.ready())).toEqual([['a', 'ready']]);
+    expect(proxy.count('initialize')).toBe(2);
+    expect(reloaded.get('a')?.client.session?.sessionId).toBe(two.sessionId);
+  });
+
   it('does not store a config with a transport factory', async () => {
     const store = new MemoryStore();
     const { MemoryTransport } = await import('../../src/transport/memory-transport.js');

@@ -81,6 +81,51 @@ describe('Connection supervision', () => {
     expect(events).toContainEqual(expect.objectContaining({ type: 'health', ok: false }));
   });
 
+  it('notices a network drop through its GET stream alone, with no call in flight and no health check', async () => {
+    const started = await servers();
+    const proxy = await startRecordingProxy(`${started.modes}/stateful`);
+    cleanup(() => proxy.close());
+    const cable = await startCable(proxy.url);
+    cleanup(() => cable.close());
+    // The stream gives up after its second failure in a row (streamReconnect.maxFailures), a second or so.
+    const { connection, events } = open(`${cable.origin}/`, {
+      http: { streamReconnect: { maxFailures: 2, minDelay: 100 } },
+      reconnect: { maxAttempts: 100 },
+    });
+    await connection.connect();
+    const session = connection.client.session?.sessionId;
+    // The GET stream is open: of the requests in the session, one had no JSON-RPC method (every one but
+    // server/discover and initialize carries the session).
+    await vi.waitFor(() => expect(proxy.sessions.length - (proxy.methods.length - 2)).toBe(1));
+    cable.unplug();
+    await reaches(connection, 'reconnecting');
+    const lost = events.find((event) => event.type === 'state' && event.to.status === 'reconnecting');
+    expect(lost).toMatchObject({
+      to: { error: { message: expect.stringContaining('(HTTP GET) could not be reopened') } },
+    });
+    expect(events.some((event) => event.type === 'health')).toBe(false);
+    cable.plug();
+    await reaches(connection, 'ready');
+    // The same session, resumed: no new handshake.
+    expect(proxy.count('initialize')).toBe(1);
+    expect(connection.client.session?.sessionId).toBe(session);
+  });
+
+  it('stays ready when the server refuses its GET stream for good, once a ping found the server there', async () => {
+    const started = await servers();
+    const refusing = await faultScenario(started.faults, {
+      inner: 'stateful',
+      rules: [{ match: { httpMethod: 'GET' }, action: { type: 'status', status: 403, body: 'no stream for you' } }],
+    });
+    const { connection, events } = open(refusing.mcp);
+    await connection.connect();
+    await vi.waitFor(() => expect(events).toContainEqual({ type: 'health', ok: true }));
+    expect(states(events)).toEqual(['connecting#0', 'ready']);
+    expect((await refusing.stats()).methods.ping).toBe(1);
+    const result = await connection.callTool('echo', { text: 'still' });
+    expect(result.content).toEqual([{ type: 'text', text: 'still' }]);
+  });
+
   it('renews a session the server expired (404) without leaving ready, and stores the new one', async () => {
     const started = await servers();
     const proxy = await startRecordingProxy(`${started.modes}/stateful`);
