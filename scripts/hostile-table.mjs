@@ -35,6 +35,29 @@ const LIMIT_SOURCES = [
   'packages/core/src/skills/read-directory.ts',
   'packages/node-stdio/src/loopback-redirect.ts',
   'packages/ai-sdk/src/mcp-tool-set.ts',
+  'packages/core/src/connections/connection-options.ts',
+  'packages/core/src/connections/pending-queue.ts',
+  'packages/core/src/connections/authorization-gate.ts',
+  'packages/core/src/connections/servers.ts',
+  'packages/core/src/connections/lease.ts',
+  'packages/core/src/browser/local-storage-store.ts',
+];
+
+/**
+ * Option interfaces a program passes by themselves, named as they are: `ConnectionOptions.client`
+ * takes `ClientOptions` and `ServersOptions.connection` takes `ConnectionOptions`, yet a Client's
+ * limits read best as `ClientOptions.limits.…`.
+ */
+const ROOTS = new Set(['ClientOptions', 'StreamableHttpTransportOptions', 'OAuthOptions', 'ConnectionOptions']);
+
+/** Limits that are no option, each an exported constant with a doc comment, by file. */
+const FIXED_LIMITS = [{ path: 'packages/core/src/browser/authorization-handoff.ts', name: 'MAX_CALLBACK_URL_LENGTH' }];
+
+/** Files whose exported numeric constants a doc comment's `{@link NAME}` default may name. */
+const CONSTANT_SOURCES = [
+  ...LIMIT_SOURCES,
+  ...FIXED_LIMITS.map((fixed) => fixed.path),
+  'packages/core/src/auth/pending-authorizations.ts',
 ];
 
 /** Numeric options with a documented default that bound nothing, left out of the limits table. */
@@ -203,22 +226,65 @@ function faultTable(rows) {
   return lines.join('\n');
 }
 
-/** Interfaces of a TypeScript file: each member's name, type and doc comment text. */
+/** A doc comment's text on one line, without its `*`s. */
+function docText(comment) {
+  return (comment ?? '')
+    .split('\n')
+    .map((line) => line.replace(/^\s*\*\s?/, '').trim())
+    .join(' ')
+    .trim();
+}
+
+/**
+ * Interfaces of a TypeScript file: each member's name, type and doc comment text. A member
+ * starts a line (so no `name: value;` inside a comment passes for one), `readonly` or not.
+ */
 function interfacesOf(source) {
   const interfaces = [];
   for (const match of source.matchAll(/export interface (\w+)[^{]*\{([\s\S]*?)\n\}/g)) {
     const members = [];
-    for (const member of match[2].matchAll(/(?:\/\*\*([\s\S]*?)\*\/\s*)?readonly (\w+)\??: ([^;]+);/g)) {
-      const doc = (member[1] ?? '')
-        .split('\n')
-        .map((line) => line.replace(/^\s*\*\s?/, '').trim())
-        .join(' ')
-        .trim();
-      members.push({ name: member[2], type: member[3].trim(), doc });
+    const member = /(?:\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*)?^[ \t]*(?:readonly )?(\w+)\??: ([^;]+);/gm;
+    for (const found of match[2].matchAll(member)) {
+      members.push({ name: found[2], type: found[3].trim(), doc: docText(found[1]) });
     }
     interfaces.push({ name: match[1], members });
   }
   return interfaces;
+}
+
+/** The exported constants of a TypeScript file: each one's value (as written) and doc comment text. */
+function constantsOf(source) {
+  const constants = new Map();
+  for (const match of source.matchAll(/(?:\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*)?^export const (\w+) = ([^;]+);/gm)) {
+    constants.set(match[2], { value: match[3].trim(), doc: docText(match[1]) });
+  }
+  return constants;
+}
+
+/** Every numeric constant of `CONSTANT_SOURCES` by name, one defined as another resolved: `30_000` → 30000. */
+function numericConstants() {
+  const written = new Map(CONSTANT_SOURCES.flatMap((path) => [...constantsOf(readFileSync(join(root, path), 'utf8'))]));
+  const numberOf = (name, seen = new Set()) => {
+    const value = written.get(name)?.value;
+    if (value === undefined || seen.has(name)) return undefined;
+    if (/^\d[\d_]*$/.test(value)) return Number(value.replaceAll('_', ''));
+    return /^\w+$/.test(value) ? numberOf(value, new Set([...seen, name])) : undefined;
+  };
+  const numbers = [...written.keys()].map((name) => [name, numberOf(name)]);
+  return new Map(numbers.filter(([, number]) => number !== undefined));
+}
+
+/**
+ * `{@link NAME}` in a doc comment: in the default, NAME's value when NAME is a numeric constant
+ * ("{@link DEFAULT_MAX_PENDING}, 8" reads "8"), so the table shows the number the code uses;
+ * anywhere else, NAME as code.
+ */
+function resolveLinks(text, constants, inDefault) {
+  const linked = text.replace(/\{@link (\w+)\}/g, (_, name) =>
+    inDefault && constants.has(name) ? String(constants.get(name)) : `\`${name}\``,
+  );
+  // "8, 8": the comment said the number after the name.
+  return linked.replace(/^(\d+), \1\b/, '$1');
 }
 
 /**
@@ -237,16 +303,24 @@ function defaultOf(doc) {
   return undefined;
 }
 
-/** Every numeric option with a documented default, named by its path from the top-level options. */
+/**
+ * Every numeric option with a documented default, named by its path from the top-level options,
+ * then the fixed limits with their values.
+ */
 function limitRows() {
   const interfaces = LIMIT_SOURCES.flatMap((path) =>
     interfacesOf(readFileSync(join(root, path), 'utf8')).map((declared) => ({ ...declared, path })),
   );
-  /** `limits.` for ClientLimits (a member of ClientOptions), and so on up. */
+  const constants = numericConstants();
+  /**
+   * `limits.` for ClientLimits (a member of ClientOptions), and so on up to a root. A type that
+   * only indexes another (`McpToolSetOptions['callOptions']`) does not hold it.
+   */
   const pathTo = (name, seen = new Set()) => {
+    if (ROOTS.has(name)) return `${name}.`;
     for (const owner of interfaces) {
       if (seen.has(owner.name)) continue;
-      const member = owner.members.find((candidate) => new RegExp(`\\b${name}\\b`).test(candidate.type));
+      const member = owner.members.find((candidate) => new RegExp(`\\b${name}\\b(?!\\[)`).test(candidate.type));
       if (member) return `${pathTo(owner.name, new Set([...seen, name]))}${member.name}.`;
     }
     return `${name}.`;
@@ -256,15 +330,23 @@ function limitRows() {
     for (const member of declared.members) {
       const option = `${pathTo(declared.name)}${member.name}`;
       const stated = member.type === 'number' && !NOT_LIMITS.has(option) ? defaultOf(member.doc) : undefined;
-      if (stated) rows.push({ option, ...stated });
+      if (stated) {
+        const fallback = resolveLinks(stated.fallback, constants, true);
+        rows.push({ option, fallback, why: resolveLinks(stated.why, constants, false) });
+      }
     }
+  }
+  for (const { path, name } of FIXED_LIMITS) {
+    const doc = constantsOf(readFileSync(join(root, path), 'utf8')).get(name)?.doc;
+    if (doc === undefined || !constants.has(name)) throw new Error(`${path} exports no numeric constant ${name}`);
+    rows.push({ option: name, fallback: `${constants.get(name)}, fixed`, why: resolveLinks(doc, constants, false) });
   }
   return rows;
 }
 
 function limitTable(rows) {
   const lines = [
-    'Limits and their defaults (from the option doc comments):',
+    'Limits and their defaults (from the option doc comments; a fixed limit from its constant):',
     '',
     '| option | default | what it bounds |',
     '| --- | --- | --- |',

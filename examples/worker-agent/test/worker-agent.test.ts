@@ -556,6 +556,8 @@ describe('an agent Worker: AI SDK tool loop over MCP, state in a Durable Object'
     const atAs = scenario.stats().requests.filter((entry) => entry.server === 'as');
     expect(atAs.filter((entry) => entry.path === '/oauth/authorize')).toHaveLength(1);
     expect(atAs.filter((entry) => entry.form?.grant_type === 'authorization_code')).toHaveLength(1);
+    // The tokens the callback brought are used as they are: the connection refreshes none of them.
+    expect(atAs.filter((entry) => entry.form?.grant_type === 'refresh_token')).toHaveLength(0);
     await second.dispose();
   });
 

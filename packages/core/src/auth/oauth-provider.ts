@@ -54,10 +54,11 @@ export class OAuthProvider implements AuthProvider {
   /** Per MCP endpoint (endpointKey of its binding's serverUrl). */
   readonly #servers = new Map<string, ServerFlow>();
   /**
-   * Each request attempt's server, and which generation of its tokens it carried
-   * (see onResponse): a response finds its server here, without asking the store again.
+   * Each request attempt's server, which generation of its tokens it carried
+   * (see onResponse) and the access token itself: a response finds its server
+   * here, without asking the store again.
    */
-  readonly #sent = new WeakMap<AuthRequest, { readonly server: ServerFlow; readonly generation: number }>();
+  readonly #sent = new WeakMap<AuthRequest, Sent>();
   #identity = 0;
   /** When tokens are DPoP-bound, and the proofs and nonces that go with them. */
   readonly #dpop: DpopPolicy;
@@ -106,7 +107,11 @@ export class OAuthProvider implements AuthProvider {
       generation = server.generation;
       tokens = await this.#tokens(binding);
     }
-    this.#sent.set(request, { server: this.#serverFlow(request.url, binding), generation });
+    this.#sent.set(request, {
+      server: this.#serverFlow(request.url, binding),
+      generation,
+      accessToken: tokens?.access_token,
+    });
     return tokens ? this.#dpop.headers(request, tokens) : {};
   }
 
@@ -136,7 +141,7 @@ export class OAuthProvider implements AuthProvider {
       await server.flow;
       return 'retry';
     }
-    await this.#single(server, () => this.#recover(server, response.status, challenge, request.url));
+    await this.#single(server, () => this.#recover(server, response.status, challenge, request.url, sent));
     return 'retry';
   }
 
@@ -219,8 +224,14 @@ export class OAuthProvider implements AuthProvider {
     return flow;
   }
 
-  /** Discovery, then refresh or a new grant, for a refusal of a request to `url`. */
-  async #recover(server: ServerFlow, status: number, challenge: AuthChallenge | undefined, url: URL): Promise<void> {
+  /** Discovery, then refresh or a new grant, for a refusal of a request to `url` that carried `sent`. */
+  async #recover(
+    server: ServerFlow,
+    status: number,
+    challenge: AuthChallenge | undefined,
+    url: URL,
+    sent: Sent | undefined,
+  ): Promise<void> {
     const maxAttempts = this.#options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
     if (server.attempts >= maxAttempts) {
       throw new LimitError(
@@ -243,6 +254,10 @@ export class OAuthProvider implements AuthProvider {
     await this.#bindings.set(binding);
     this.#dpop.noteResource(issuer, challenge, info.metadata);
     const previous = await this.#tokens(binding);
+    // Tokens another provider on the store saved after the request left (a callback finished there, a
+    // refresh in another tab): the refusal was of older ones or none, so the request is sent again with
+    // these. Refreshing them would spend a token request, and a rotation, on tokens nobody has tried.
+    if (previous && sent && previous.access_token !== sent.accessToken) return;
 
     if (status === 401 && previous?.refresh_token && !asksForMore(challenge?.scope, previous.scope)) {
       try {
@@ -410,6 +425,13 @@ export class OAuthProvider implements AuthProvider {
     await this.#keys.add(key);
     this.#serverFlow(new URL(binding.serverUrl), binding).generation++;
   }
+}
+
+/** What a request attempt carried: its server's state, the generation of its tokens and their access token. */
+interface Sent {
+  readonly server: ServerFlow;
+  readonly generation: number;
+  readonly accessToken: string | undefined;
 }
 
 /** An authorization server's refusal of a refresh token for good. */

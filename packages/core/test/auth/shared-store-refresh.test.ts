@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryOAuthStore, OAuthProvider, type OAuthStore } from '../../src/index.js';
-import { approvingProvider as provider, REDIRECT_URI, useAuthServers } from './auth-scenarios.js';
+import { MemoryStore } from '../../src/connections/index.js';
+import { Client, MemoryOAuthStore, OAuthProvider, type OAuthStore, StreamableHttpTransport } from '../../src/index.js';
+import { approve, approvingProvider as provider, REDIRECT_URI, useAuthServers } from './auth-scenarios.js';
 
 /**
  * Several providers (tabs, Workers, processes) on one store, against an
@@ -66,5 +67,60 @@ describe('refresh across providers sharing one store', () => {
         .map((entry) => [entry.form?.refresh_token, entry.error]),
     ).toEqual([['never-issued', 'invalid_grant']]);
     expect(await store.get(key)).not.toHaveProperty('refresh_token');
+  });
+
+  it('a provider refused before another finished the sign-in resends with those tokens, and refreshes nothing', async () => {
+    // An instance that sent the user to sign in and is gone before the callback: a Durable Object
+    // evicted, a page that navigated away. Its pending authorization stays in the store.
+    const scenario = await bed.servers().createScenario();
+    const { mcp, issuer } = scenario.info();
+    const store = new MemoryStore();
+    let signInAt: URL | undefined;
+    const gone = new OAuthProvider({
+      store,
+      redirectUri: REDIRECT_URI,
+      authorize: (url) => {
+        signInAt = url;
+        return new Promise<URL>(() => {});
+      },
+    });
+    bed.connect(mcp, gone).catch(() => {});
+    await expect.poll(() => signInAt, { timeout: 5000 }).toBeDefined();
+    const callback = await approve(signInAt as URL);
+
+    // The instance that comes up next connects: its first request leaves with no token, and the server's
+    // refusal reaches its provider only once another provider on the store has finished the sign-in.
+    const next = provider(store);
+    const finisher = new OAuthProvider({ store, redirectUri: REDIRECT_URI });
+    let finished: Promise<void> | undefined;
+    const held: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (response.status !== 401 || finished) return response;
+      finished = finisher.finishAuthorization(callback);
+      await finished;
+      return response;
+    };
+    const client = new Client(new StreamableHttpTransport(mcp, { auth: next.auth, fetch: held }), {
+      requestTimeout: 10_000,
+    });
+    try {
+      await client.connect();
+      expect((await client.listTools()).length).toBeGreaterThan(0);
+    } finally {
+      await client.close();
+    }
+
+    expect(finished).toBeDefined();
+    const tokenRequests = scenario
+      .stats()
+      .requests.filter((entry) => entry.server === 'as' && entry.path.endsWith('/token'));
+    expect(tokenRequests.map((entry) => entry.form?.grant_type)).toEqual(['authorization_code']);
+    expect(next.authorizations()).toBe(0);
+    const stored = (await store.get(`tokens:${issuer}|${mcp}`)) as { access_token: string };
+    const carried = scenario
+      .stats()
+      .requests.filter((entry) => entry.server === 'mcp' && entry.headers.authorization)
+      .map((entry) => entry.headers.authorization);
+    expect(new Set(carried)).toEqual(new Set([`Bearer ${stored.access_token}`]));
   });
 });

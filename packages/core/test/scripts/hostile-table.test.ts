@@ -68,6 +68,33 @@ describe('pnpm hostile-table', () => {
     expect(run.stdout).not.toContain('LoopbackAuthorizeOptions.port');
   });
 
+  it("lists the connection layer's bounds under the options a program passes, with the values of the constants they name", () => {
+    const run = table([]);
+    expect(run.status, run.stderr).toBe(0);
+    const row = (option: string) =>
+      new RegExp(`^\\| \`${option.replaceAll('.', '\\.')}\` \\| ([^|]*) \\|`, 'm').exec(run.stdout)?.[1];
+    expect(row('ConnectionOptions.reconnect.maxAttempts')).toMatch(/^8\b/);
+    expect(row('ConnectionOptions.reconnect.maxElapsedMs')).toMatch(/^300000\b/);
+    expect(row('ConnectionOptions.healthCheck.timeoutMs')).toBe('10000');
+    expect(row('ConnectionOptions.connectTimeout')).toBe('30000');
+    // "(default {@link DEFAULT_MAX_PENDING}, 8)" and "{@link DEFAULT_AUTHORIZATION_TIMEOUT}" (= DEFAULT_PENDING_TTL_MS):
+    // the constants' values, read from the code.
+    expect(row('ConnectionOptions.pending.maxPending')).toBe('8');
+    expect(row('ConnectionOptions.authorization.timeout')).toMatch(/^600000\b/);
+    expect(row('ServersOptions.maxServers')).toBe('32');
+    expect(row('ReadyOptions.timeout')).toBe('30000');
+    expect(row('LeaseOptions.lockWaitMs')).toMatch(/^70 s\b/);
+    // A member without `readonly` is read too.
+    expect(row('LocalStorageStoreOptions.lockWaitMs')).toMatch(/^60,000\b/);
+    expect(row('MAX_CALLBACK_URL_LENGTH')).toBe('16384, fixed');
+    // ConnectionOptions.client takes ClientOptions, and ToolSetRecipe only indexes McpToolSetOptions:
+    // neither renames the options a program passes by themselves.
+    expect(row('ClientOptions.limits.maxPages')).toBe('1000');
+    expect(row('McpToolSetOptions.maxSchemaBytes')).toMatch(/^65536\b/);
+    expect(run.stdout).not.toMatch(/`(ConnectionOptions\.client|ServersOptions\.connection|ToolSetRecipe)\./);
+    expect(run.stdout).not.toContain('{@link');
+  });
+
   it('--write replaces the tables between the markers of docs/limits.md, and leaves README.md alone', () => {
     // A copy of the repository's layout the script can write into: its own scripts/ and docs/, the
     // sources it reads the limits from and the Biome it formats with linked from the real one.
