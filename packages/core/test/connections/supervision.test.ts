@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { Connection, type ConnectionEvent, type ConnectionOptions } from '../../src/connections/index.js';
+import { startWatchedFaultServer } from '../transport/http/watched-servers.js';
 import {
   type Cable,
   faultScenario,
@@ -223,6 +224,40 @@ describe('Connection supervision', () => {
     await reaches(connection, 'failed');
     expect(events).toContainEqual(expect.objectContaining({ type: 'health', ok: false }));
     expect(connection.getSnapshot().state).toMatchObject({ error: { code: 'reconnect_budget' } });
+  });
+
+  it('reconnects when a health-check ping never answers, after healthCheck.timeoutMs, and lets go of the ping', async () => {
+    // A fault server that shows, from its side, which responses the client still holds open.
+    const watched = await startWatchedFaultServer();
+    cleanup(() => watched.close());
+    const scenario = watched.scenario({
+      inner: 'stateful',
+      rules: [{ match: { method: 'ping' }, action: { type: 'stall' } }],
+    });
+    const timeoutMs = 400;
+    // A long wait before the next attempt keeps the connection in reconnecting while the test looks.
+    const { connection, events } = open(scenario.mcp, {
+      healthCheck: { intervalMs: 50, timeoutMs },
+      reconnect: { baseDelayMs: 60_000, maxDelayMs: 60_000 },
+    });
+    await connection.connect();
+    const readyAt = performance.now();
+    await vi.waitFor(async () => expect((await scenario.stats()).methods.ping).toBe(1));
+    await reaches(connection, 'reconnecting');
+    // The ping started at least intervalMs after ready, and was given up no sooner than timeoutMs after that.
+    expect(performance.now() - readyAt).toBeGreaterThanOrEqual(timeoutMs);
+    expect(events).toContainEqual({
+      type: 'health',
+      ok: false,
+      error: expect.objectContaining({ name: 'TimeoutError' }),
+    });
+    expect(connection.getSnapshot().state).toMatchObject({ attempt: 1, error: { name: 'TimeoutError' } });
+    // The stalled ping's POST (and the rest of the dropped client's streams) closed at the server while the
+    // connection still waits to reconnect, and no health check ran after the drop.
+    await vi.waitFor(() => expect(watched.openResponses()).toEqual([]));
+    expect(connection.getSnapshot().state.status).toBe('reconnecting');
+    expect(states(events)).toEqual(['connecting#0', 'ready', 'reconnecting#1']);
+    expect((await scenario.stats()).methods.ping).toBe(1);
   });
 
   it('fails at once, without reconnecting, when the server refuses for good (403)', async () => {
