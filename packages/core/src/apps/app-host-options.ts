@@ -25,7 +25,9 @@ export type AppHostState = 'idle' | 'loading' | 'ready' | 'closed' | 'failed';
 export type AppHostEvent =
   | { readonly type: 'state'; readonly state: AppHostState }
   | { readonly type: 'error'; readonly error: AppViewError }
-  | { readonly type: 'size'; readonly width: number | undefined; readonly height: number | undefined };
+  | { readonly type: 'size'; readonly width: number | undefined; readonly height: number | undefined }
+  /** The view asked to be closed (`ui/notifications/request-teardown`); the app decides whether to call `teardown()`. */
+  | { readonly type: 'teardown-requested' };
 
 /** The server the view belongs to: a `Client`, or a `Connection` (whose current client is used for each call). */
 export type AppServer =

@@ -5,7 +5,7 @@
  *
  * @module @mcp/core/apps
  */
-export { AppHost } from './app-host.js';
+export { APPS_PROTOCOL_VERSION, AppHost } from './app-host.js';
 export type {
   AppHostEvent,
   AppHostOptions,
@@ -22,6 +22,7 @@ export {
   DEFAULT_VIEW_INITIALIZE_TIMEOUT,
   DEFAULT_VIEW_TEARDOWN_TIMEOUT,
 } from './app-limits.js';
+export { MAX_VIEW_LINK_LENGTH } from './app-link.js';
 export type {
   AppLogEntry,
   AppMessage,
@@ -32,3 +33,5 @@ export type {
 } from './app-policy.js';
 export { AppViewError, type AppViewErrorCode } from './app-view-error.js';
 export type { AppContainerDimensions, AppDisplayMode, AppHostContext } from './host-context.js';
+export { MAX_VIEW_MESSAGE_DEPTH } from './view-bounds.js';
+export { APP_VIEW_MIME_TYPE, type AppCsp } from './view-resource.js';
