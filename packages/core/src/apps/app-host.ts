@@ -10,7 +10,7 @@ import type { AppHostEvent, AppHostOptions, AppHostState } from './app-host-opti
 import { type ResolvedAppLimits, resolveAppLimits } from './app-limits.js';
 import { linkToOpen } from './app-link.js';
 import type { AppPolicy } from './app-policy.js';
-import { AppViewError } from './app-view-error.js';
+import { AppViewError, type AppViewErrorCode } from './app-view-error.js';
 import { mayShowIn } from './display-mode.js';
 import type { AppDisplayMode, AppHostContext } from './host-context.js';
 import { createSandboxFrame, sandboxUrl } from './sandbox-frame.js';
@@ -36,6 +36,12 @@ export const APPS_PROTOCOL_VERSION = '2026-01-26';
 const REFUSED = -32000;
 
 const refused = (message: string) => new RpcError(REFUSED, message);
+
+/** `ui/notifications/sandbox-error` from the proxy page (ours: the spec reserves `sandbox-*` for host and proxy). */
+const SandboxErrorSchema = v.object({
+  code: v.pipe(v.string(), v.regex(/^[a-z_]{1,40}$/)),
+  message: v.pipe(v.string(), v.maxLength(500)),
+});
 
 type Params = Record<string, unknown>;
 
@@ -435,7 +441,9 @@ export class AppHost {
         if (!this.#resourceSent && this.#resource) {
           this.#resourceSent = true;
           const { uri: _uri, ...resource } = this.#resource;
-          this.#post({ jsonrpc: JSONRPC_VERSION, method: 'ui/notifications/sandbox-resource-ready', params: resource });
+          // maxMessageBytes (ours): the proxy holds the view to the same bound before anything reaches this page.
+          const params = { ...resource, maxMessageBytes: this.#limits.maxMessageBytes };
+          this.#post({ jsonrpc: JSONRPC_VERSION, method: 'ui/notifications/sandbox-resource-ready', params });
         }
         return;
       case 'ui/notifications/initialized':
@@ -452,6 +460,15 @@ export class AppHost {
       case 'ui/notifications/size-changed': {
         const size = v.safeParse(ViewSizeParamsSchema, params);
         if (size.success) this.#resize(size.output.width, size.output.height);
+        return;
+      }
+      case 'ui/notifications/sandbox-error': {
+        // The proxy refused the view or took it down; its code names the bound or rule.
+        const report = v.safeParse(SandboxErrorSchema, params);
+        const { code, message } = report.success
+          ? report.output
+          : { code: 'invalid_message', message: 'the sandbox failed' };
+        this.#fail(new AppViewError(code as AppViewErrorCode, `sandbox: ${message}`));
         return;
       }
       case 'ui/notifications/request-teardown':
