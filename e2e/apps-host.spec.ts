@@ -28,6 +28,8 @@ interface MountOptions {
   /** Sent with `sendToolInputPartial` and `sendToolInput` (twice) before `mount()`, instead of `toolCall.arguments`. */
   streamed?: { partial: Record<string, unknown>; final: Record<string, unknown> };
   consentToLinks?: boolean;
+  /** confirmToolCall never answers: each tools/call stays in flight. */
+  holdToolCalls?: boolean;
   limits?: Record<string, number>;
 }
 
@@ -79,7 +81,7 @@ async function mountView(page: Page, options: MountOptions): Promise<Recorded> {
         policy: {
           confirmToolCall: (call: { name: string; arguments: unknown }) => {
             note('confirmToolCall', { name: call.name, arguments: call.arguments });
-            return true;
+            return options.holdToolCalls ? new Promise<boolean>(() => {}) : true;
           },
           onMessage: (message: unknown) => note('onMessage', message),
           openLink: (link: URL) => {
@@ -363,4 +365,71 @@ test('refusals are typed: a sandbox on the page’s own origin, a tool with no u
     { type: 'error', code: 'initialize_timeout' },
   ]);
   expect(await page.locator('iframe').count()).toBe(0);
+});
+
+/** Posts raw messages from the view's own window (through the proxy), then waits for the host to settle it. */
+async function postFromView(page: Page, messages: unknown[]): Promise<Recorded> {
+  await frames(page).view.evaluate((messages) => {
+    for (const message of messages) window.parent.postMessage(message, '*');
+  }, messages);
+  await expect.poll(async () => (await recorded(page)).events.some((event) => event.type === 'error')).toBe(true);
+  expect(await page.locator('iframe').count()).toBe(0);
+  // The page goes on: the client still works.
+  const tools = await page.evaluate(async () => {
+    const { client } = window as unknown as { client: { listTools(): Promise<unknown[]> } };
+    return (await client.listTools()).length;
+  });
+  expect(tools).toBeGreaterThan(0);
+  return recorded(page);
+}
+
+const errorCode = (outcome: Recorded) => outcome.events.find((event) => event.type === 'error')?.code;
+
+test('a breach of each bound tears the view down with a typed error, and the page goes on', async ({ page }) => {
+  await mountView(page, { tool: 'show-counter', limits: { maxMessageBytes: 10_000 } });
+  const big = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x'.repeat(20_000) } };
+  expect(errorCode(await postFromView(page, [big]))).toBe('message_too_large');
+  expect(await page.evaluate(() => (window as unknown as { host: { state: string } }).host.state)).toBe('failed');
+
+  await mountView(page, { tool: 'show-counter', limits: { maxMessagesPerSecond: 20 } });
+  const pings = Array.from({ length: 100 }, (_, id) => ({ jsonrpc: '2.0', id: `p${id}`, method: 'ping' }));
+  expect(errorCode(await postFromView(page, pings))).toBe('rate_limited');
+
+  await mountView(page, { tool: 'show-counter', holdToolCalls: true, limits: { maxRequestsInFlight: 2 } });
+  const calls = Array.from({ length: 3 }, (_, id) => ({
+    jsonrpc: '2.0',
+    id: `c${id}`,
+    method: 'tools/call',
+    params: { name: 'increment', arguments: { value: id } },
+  }));
+  expect(errorCode(await postFromView(page, calls))).toBe('too_many_requests');
+
+  await mountView(page, { tool: 'show-counter' });
+  expect(errorCode(await postFromView(page, [{ hello: 'world' }]))).toBe('invalid_message');
+});
+
+test('a view’s tools/call to a model-only tool is refused before any hook; an unknown method is -32601', async ({
+  page,
+}) => {
+  await mountView(page, { tool: 'show-counter' });
+  const answers = await frames(page).view.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const seen: Record<string, unknown> = {};
+        window.addEventListener('message', (event) => {
+          if (event.data?.id === 'secret' || event.data?.id === 'other') seen[event.data.id] = event.data.error;
+          if (Object.keys(seen).length === 2) resolve(seen);
+        });
+        window.parent.postMessage(
+          { jsonrpc: '2.0', id: 'secret', method: 'tools/call', params: { name: 'secret-model-only', arguments: {} } },
+          '*',
+        );
+        window.parent.postMessage({ jsonrpc: '2.0', id: 'other', method: 'sampling/createMessage', params: {} }, '*');
+      }),
+  );
+  expect(answers).toEqual({
+    secret: { code: -32000, message: 'Tool secret-model-only is not available to apps' },
+    other: { code: -32601, message: 'Method not found: sampling/createMessage' },
+  });
+  expect((await recorded(page)).hooks).toEqual([]);
 });
