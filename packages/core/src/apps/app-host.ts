@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { Client } from '../client/client.js';
 import { RpcError } from '../errors/rpc-error.js';
 import { toErrorObject } from '../errors/to-error-object.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { APP_REQUEST_REFUSED, ErrorCode } from '../protocol/error-codes.js';
 import { JSONRPC_VERSION, type JsonRpcMessage, JsonRpcMessageSchema, type RequestId } from '../protocol/jsonrpc.js';
 import type { Tool } from '../protocol/tool-definition.js';
 import type { CallToolResult, ToolResult } from '../protocol/tools.js';
@@ -32,10 +32,7 @@ import { viewMayCall } from './view-tool-access.js';
 /** The MCP Apps protocol version this host speaks (the stable `2026-01-26`). */
 export const APPS_PROTOCOL_VERSION = '2026-01-26';
 
-/** Implementation-defined JSON-RPC code for a request the host refused (MCP Apps 2026-01-26 uses -32000). */
-const REFUSED = -32000;
-
-const refused = (message: string) => new RpcError(REFUSED, message);
+const refused = (message: string) => new RpcError(APP_REQUEST_REFUSED, message);
 
 /** `ui/notifications/sandbox-error` from the proxy page (ours: the spec reserves `sandbox-*` for host and proxy). */
 const SandboxErrorSchema = v.object({
