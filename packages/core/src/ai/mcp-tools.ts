@@ -1,6 +1,7 @@
 import type { Client } from '../client/client.js';
 import type { CallOptions } from '../client/options.js';
 import { ToolError } from '../errors/tool-error.js';
+import { isModelVisible } from '../protocol/apps.js';
 import type { ToolResult } from '../protocol/tools.js';
 
 /** A server tool in the neutral shape AI toolkits take. */
@@ -18,11 +19,12 @@ export interface McpTool {
 /**
  * Lists the server's tools and adapts each one, so an AI loop can offer them to
  * a model and run the calls it asks for. A failed call throws, which such loops
- * record as a failed tool call.
+ * record as a failed tool call. A tool meant for MCP Apps views only (its
+ * `_meta.ui.visibility` lacks `"model"`, see `isModelVisible`) is left out.
  */
 export async function mcpTools(client: Client, options?: CallOptions): Promise<McpTool[]> {
   const tools = await client.listTools(options);
-  return tools.map((tool) => ({
+  return tools.filter(isModelVisible).map((tool) => ({
     name: tool.name,
     description: tool.description,
     inputSchema: tool.inputSchema,

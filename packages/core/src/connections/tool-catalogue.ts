@@ -1,3 +1,4 @@
+import { isModelVisible } from '../protocol/apps.js';
 import type { Tool } from '../protocol/tools.js';
 import { cutDescription, schemaBytes, type ToolBounds } from './tool-bounds.js';
 import { nameTools, quotedName } from './tool-names.js';
@@ -30,7 +31,7 @@ export interface CatalogueTool {
 
 /** The tools of several sources under names no source can take from another. */
 export interface ToolCatalogue {
-  /** Every tool offered, by source in the order given, each in listing order. */
+  /** Every tool offered the model, by source in the order given, each in listing order. */
   readonly tools: readonly CatalogueTool[];
   /** Each tool's name by its key: give the catalogue as `previous` to the next one to keep them. */
   readonly names: ReadonlyMap<string, string>;
@@ -51,8 +52,11 @@ export interface CatalogueOptions {
 }
 
 /**
- * The tools of `sources` as one catalogue, with the naming rules of `nameTools`:
- * a tool keeps its MCP name unless another source lists the same one (then
+ * The tools of `sources` a model may be offered, as one catalogue. A tool whose
+ * MCP Apps visibility lacks `"model"` (`_meta.ui.visibility`, see
+ * `isModelVisible`) is for its server's views only: it is left out first,
+ * silently, as the extension requires, and takes no name. Names follow
+ * `nameTools`: a tool keeps its MCP name unless another source lists the same one (then
  * every such tool is `<source>__<name>`); names that begin with `<source>__`
  * belong to that source; names are valid for every provider and unique; a tool
  * listed in `previous` keeps its name. A tool whose schema is past
@@ -66,6 +70,7 @@ export function toolCatalogue(sources: readonly CatalogueSource[], options: Cata
   const warnings: string[] = [];
   const offered = sources.map(({ name, tools }) =>
     tools.filter((tool) => {
+      if (!isModelVisible(tool)) return false;
       const bytes = schemaBytes(tool);
       if (bytes <= bounds.maxSchemaBytes) return true;
       warnings.push(

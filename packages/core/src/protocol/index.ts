@@ -6,6 +6,16 @@
  */
 
 export {
+  appsCapability,
+  isAppVisible,
+  isModelVisible,
+  MCP_APP_MIME_TYPE,
+  MCP_APPS_EXTENSION,
+  type ToolAudience,
+  toolResourceUri,
+  toolVisibility,
+} from './apps.js';
+export {
   CACHE_SCOPES,
   type CacheHints,
   CacheHintsSchema,
