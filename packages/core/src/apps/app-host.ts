@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import type { Client } from '../client/client.js';
 import { RpcError } from '../errors/rpc-error.js';
 import { toErrorObject } from '../errors/to-error-object.js';
+import { isAppVisible } from '../protocol/apps.js';
 import { APP_REQUEST_REFUSED, ErrorCode } from '../protocol/error-codes.js';
 import { JSONRPC_VERSION, type JsonRpcMessage, JsonRpcMessageSchema, type RequestId } from '../protocol/jsonrpc.js';
 import type { Tool } from '../protocol/tool-definition.js';
@@ -27,7 +28,6 @@ import {
   ViewToolCallParamsSchema,
 } from './view-messages.js';
 import { readViewResource, type ViewResource } from './view-resource.js';
-import { viewMayCall } from './view-tool-access.js';
 
 /** The MCP Apps protocol version this host speaks (the stable `2026-01-26`). */
 export const APPS_PROTOCOL_VERSION = '2026-01-26';
@@ -409,7 +409,7 @@ export class AppHost {
   ) {
     // Only the view's own server is reachable: its client is the only one this host holds.
     const tool = await this.#tool(name).catch(() => undefined);
-    if (tool === undefined || !viewMayCall(tool)) {
+    if (tool === undefined || !isAppVisible(tool)) {
       throw refused(`Tool ${name.slice(0, 100)} is not available to apps`);
     }
     if (!(await consent(this.#policy.confirmToolCall, { name, arguments: args, tool }, true))) {

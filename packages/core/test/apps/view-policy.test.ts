@@ -3,13 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { linkToOpen, MAX_VIEW_LINK_LENGTH } from '../../src/apps/app-link.js';
 import { mayShowIn } from '../../src/apps/display-mode.js';
 import { ViewMessageParamsSchema, ViewSizeParamsSchema } from '../../src/apps/view-messages.js';
-import { viewMayCall } from '../../src/apps/view-tool-access.js';
-
-const tool = (meta?: Record<string, unknown>) => ({
-  name: 't',
-  inputSchema: { type: 'object' as const },
-  ...(meta && { _meta: meta }),
-});
 
 describe('what a view may ask', () => {
   it('opens https links only: javascript:, data:, file:, http: (even loopback), credentials and garbage are refused', () => {
@@ -29,16 +22,6 @@ describe('what a view may ask', () => {
     ]) {
       expect(linkToOpen(url), url).toBeUndefined();
     }
-  });
-
-  it('calls a tool only when its visibility includes "app" (absent means ["model", "app"])', () => {
-    expect(viewMayCall(tool())).toBe(true);
-    expect(viewMayCall(tool({ ui: { resourceUri: 'ui://x' } }))).toBe(true);
-    expect(viewMayCall(tool({ ui: { visibility: ['app'] } }))).toBe(true);
-    expect(viewMayCall(tool({ ui: { visibility: ['model', 'app'] } }))).toBe(true);
-    expect(viewMayCall(tool({ ui: { visibility: ['model'] } }))).toBe(false);
-    expect(viewMayCall(tool({ ui: { visibility: [] } }))).toBe(false);
-    expect(viewMayCall(tool({ ui: { visibility: 'app' } }))).toBe(false);
   });
 
   it('switches display mode only to one the host lists and the view declared (when it declared any)', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppViewError } from '../../src/apps/app-view-error.js';
-import { APP_VIEW_MIME_TYPE, readViewResource } from '../../src/apps/view-resource.js';
+import { readViewResource } from '../../src/apps/view-resource.js';
+import { MCP_APP_MIME_TYPE } from '../../src/protocol/apps.js';
 import { connected, useScriptedClients } from '../client/harness.js';
 
 useScriptedClients();
@@ -30,7 +31,7 @@ describe('readViewResource: the ui:// resource a tool points at, or a typed refu
       [
         {
           uri: URI,
-          mimeType: APP_VIEW_MIME_TYPE,
+          mimeType: MCP_APP_MIME_TYPE,
           text: HTML,
           _meta: { ui: { csp, permissions: { camera: {}, microphone: {} } } },
         },
@@ -44,7 +45,7 @@ describe('readViewResource: the ui:// resource a tool points at, or a typed refu
 
   it('drops a malformed csp, so the restrictive default applies, never a looser one', async () => {
     const view = await read([
-      { uri: URI, mimeType: APP_VIEW_MIME_TYPE, text: HTML, _meta: { ui: { csp: { connectDomains: 'https://x' } } } },
+      { uri: URI, mimeType: MCP_APP_MIME_TYPE, text: HTML, _meta: { ui: { csp: { connectDomains: 'https://x' } } } },
     ]);
     expect(view.csp).toBeUndefined();
   });
