@@ -13,6 +13,7 @@ const input = {
   skills: 'src/skills/index.ts',
   transport: 'src/transport/index.ts',
   connections: 'src/connections/index.ts',
+  apps: 'src/apps/index.ts',
 };
 const external = (id) => /^(valibot|eventsource-parser|ofetch|@cfworker\/json-schema)(\/|$)/.test(id);
 const typescript = () => esbuild({ target: 'es2022' });
