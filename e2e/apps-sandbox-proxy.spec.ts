@@ -28,7 +28,10 @@ async function mount(page: Page, proxyUrl: string, resource: unknown, attributes
 }
 
 async function nextReport(page: Page, method = 'test/report'): Promise<Received> {
-  const handle = await page.waitForFunction((name) => window.received.find((message) => message?.method === name), method);
+  const handle = await page.waitForFunction(
+    (name) => window.received.find((message) => message?.method === name),
+    method,
+  );
   return (await handle.jsonValue()) as Received;
 }
 

@@ -8,21 +8,36 @@ const FEATURES = {
   clipboardWrite: 'clipboard-write',
 } as const satisfies Record<keyof AppPermissions, string>;
 
+type Permission = keyof typeof FEATURES;
+
+/** Permissions as the spec spells them: each one present is asked for (`{}`). */
+export type AppDeclaredPermissions = Partial<Record<Permission, Record<string, never>>>;
+
 /**
- * The iframe `allow` attribute for a view: each feature its resource declares
- * in `_meta.ui.permissions` AND the app grants in `policy.permissions`, nothing
- * else. Both iframes (the sandbox proxy's and the view's) need it, since a
- * frame can only pass on what its parent was given. Empty when nothing is
- * granted, which leaves every one of these features off.
+ * The permissions a view gets: each one its resource declares in
+ * `_meta.ui.permissions` AND the app grants in `policy.permissions`, nothing
+ * else. The spec declares one as an empty object; `true` is taken too,
+ * `false`, null and inherited members are not.
  */
-export function appAllowAttribute(declared: unknown, granted: AppPermissions | undefined): string {
-  if (typeof declared !== 'object' || declared === null || granted === undefined) return '';
+export function grantedPermissions(declared: unknown, granted: AppPermissions | undefined): AppDeclaredPermissions {
+  if (typeof declared !== 'object' || declared === null || granted === undefined) return {};
   const asked = declared as Record<string, unknown>;
-  const features: string[] = [];
-  for (const [name, feature] of Object.entries(FEATURES)) {
-    // The spec declares a permission as an empty object; `true` is taken too, `false` and null are not.
-    const wanted = Object.hasOwn(asked, name) && asked[name] !== false && asked[name] != null;
-    if (wanted && granted[name as keyof AppPermissions] === true) features.push(feature);
-  }
-  return features.join('; ');
+  const names = (Object.keys(FEATURES) as Permission[]).filter(
+    (name) => Object.hasOwn(asked, name) && asked[name] !== false && asked[name] != null && granted[name] === true,
+  );
+  return Object.fromEntries(names.map((name) => [name, {}]));
+}
+
+/**
+ * The iframe `allow` attribute for `permissions` (ones already granted):
+ * `camera; clipboard-write`, each feature for the frame's own document, or for
+ * `origin` when given. Both iframes, the sandbox proxy's and the view's, carry
+ * it, since a frame can only pass on what its parent was given. Empty leaves
+ * every one of these features off.
+ */
+export function appAllowAttribute(permissions: AppDeclaredPermissions | undefined, origin?: string): string {
+  return (Object.keys(FEATURES) as Permission[])
+    .filter((name) => permissions?.[name] !== undefined)
+    .map((name) => (origin === undefined ? FEATURES[name] : `${FEATURES[name]} ${origin}`))
+    .join('; ');
 }

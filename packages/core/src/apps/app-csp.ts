@@ -1,22 +1,6 @@
 import * as v from 'valibot';
 import { AppViewError } from './app-view-error.js';
 
-/**
- * The origins a view declares in its resource's `_meta.ui.csp` (MCP Apps
- * 2026-01-26, `McpUiResourceCsp`). The server writes these, so the host treats
- * every entry as hostile until {@link buildAppCsp} has checked it.
- */
-export interface AppCsp {
-  /** Origins for fetch, XHR and WebSocket (`connect-src`). */
-  readonly connectDomains?: readonly string[];
-  /** Origins for scripts, styles, images, fonts and media. */
-  readonly resourceDomains?: readonly string[];
-  /** Origins for nested iframes (`frame-src`). */
-  readonly frameDomains?: readonly string[];
-  /** Origins a `<base href>` may point at (`base-uri`). */
-  readonly baseUriDomains?: readonly string[];
-}
-
 /** How {@link buildAppCsp} reads the declared origins. */
 export interface AppCspOptions {
   /**
@@ -31,14 +15,23 @@ export interface AppCspOptions {
 /** Most origins one `ui.csp` list may hold; more is refused, not cut. */
 export const MAX_APP_CSP_SOURCES = 64;
 
-const origins = v.optional(v.array(v.string()));
-// Unknown members are ignored: a later revision may add lists this host does not know.
-const AppCspSchema = v.object({
-  connectDomains: origins,
-  resourceDomains: origins,
-  frameDomains: origins,
-  baseUriDomains: origins,
+const OriginsSchema = v.optional(v.array(v.string()));
+
+/**
+ * The origins a view declares in its resource's `_meta.ui.csp` (MCP Apps
+ * 2026-01-26, `McpUiResourceCsp`): connections, static resources, nested
+ * frames and base URIs. Members a later revision may add are dropped. The
+ * server writes these, so every entry is hostile until {@link buildAppCsp}
+ * has checked it.
+ */
+export const AppCspSchema = v.object({
+  connectDomains: OriginsSchema,
+  resourceDomains: OriginsSchema,
+  frameDomains: OriginsSchema,
+  baseUriDomains: OriginsSchema,
 });
+/** The origins a view declares in `_meta.ui.csp`, by directive family. */
+export type AppCsp = v.InferOutput<typeof AppCspSchema>;
 
 // One DNS label (letters, digits, inner hyphens), then a port of up to five digits.
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
@@ -72,10 +65,13 @@ function cspSource(entry: string, field: Field, options: AppCspOptions): string 
   return `${scheme}://${wildcard ?? ''}${host}${port === undefined ? '' : `:${port}`}`;
 }
 
-function sources(csp: v.InferOutput<typeof AppCspSchema>, field: Field, options: AppCspOptions): string[] {
+function sources(csp: AppCsp, field: Field, options: AppCspOptions): string[] {
   const list = csp[field] ?? [];
   if (list.length > MAX_APP_CSP_SOURCES) {
-    throw new AppViewError('invalid_csp', `ui.csp.${field} lists ${list.length} origins, more than ${MAX_APP_CSP_SOURCES}`);
+    throw new AppViewError(
+      'invalid_csp',
+      `ui.csp.${field} lists ${list.length} origins, more than ${MAX_APP_CSP_SOURCES}`,
+    );
   }
   return [...new Set(list.map((entry) => cspSource(entry, field, options)))];
 }

@@ -8,7 +8,9 @@
  * with `sandbox="allow-scripts"` (an opaque origin) under the CSP built from
  * the resource, and relays messages between that parent and that view only.
  */
-import { appAllowAttribute } from './app-allow.js';
+
+import * as v from 'valibot';
+import { appAllowAttribute, grantedPermissions } from './app-allow.js';
 import { buildAppCsp } from './app-csp.js';
 import { DEFAULT_MAX_VIEW_MESSAGE_BYTES } from './app-limits.js';
 import type { AppViewErrorCode } from './app-view-error.js';
@@ -21,7 +23,6 @@ import {
   SandboxResourceSchema,
 } from './sandbox-protocol.js';
 import { viewSandbox, withCsp } from './view-frame.js';
-import * as v from 'valibot';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 // The proxy passes on exactly what the host granted; the app's policy was applied host-side.
@@ -69,7 +70,7 @@ function asJson(data: unknown, maxBytes: number): { value: unknown } | { code: A
   return { value: JSON.parse(text) };
 }
 
-function main(): void {
+function main() {
   if (window.parent === window) return refuse('this page only runs inside the iframe of an MCP Apps host.');
   const allowed = hostOrigins();
   if (!allowed || allowed.length === 0) {
@@ -98,7 +99,8 @@ function main(): void {
 
   const mount = (params: unknown) => {
     const parsed = v.safeParse(SandboxResourceSchema, params);
-    if (!parsed.success) return fail('unsupported_resource', `the sandbox got no view HTML: ${v.summarize(parsed.issues)}`);
+    if (!parsed.success)
+      return fail('unsupported_resource', `the sandbox got no view HTML: ${v.summarize(parsed.issues)}`);
     const resource = parsed.output;
     let csp: string;
     try {
@@ -110,7 +112,7 @@ function main(): void {
     const frame = document.createElement('iframe');
     // Attributes before the document: the sandbox and allow list apply to the first navigation.
     frame.setAttribute('sandbox', viewSandbox(resource.sandbox));
-    const allow = appAllowAttribute(resource.permissions, GRANTED);
+    const allow = appAllowAttribute(grantedPermissions(resource.permissions, GRANTED));
     if (allow) frame.setAttribute('allow', allow);
     frame.title = 'MCP App';
     let loads = 0;

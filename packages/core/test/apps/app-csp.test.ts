@@ -53,7 +53,9 @@ describe('buildAppCsp', () => {
     );
     expect(policy.get('connect-src')).toEqual(['https://api.example.com', 'wss://live.example.com']);
     for (const name of ['script-src', 'style-src', 'img-src', 'font-src', 'media-src']) {
-      expect(policy.get(name)).toEqual(expect.arrayContaining(['https://cdn.example.com', 'https://*.static.example.net']));
+      expect(policy.get(name)).toEqual(
+        expect.arrayContaining(['https://cdn.example.com', 'https://*.static.example.net']),
+      );
       expect(policy.get(name)).not.toContain('https://api.example.com');
     }
     expect(policy.get('frame-src')).toEqual(['https://www.youtube.com']);
@@ -64,7 +66,9 @@ describe('buildAppCsp', () => {
 
   it('writes origins in lower case, without a trailing slash, once each', () => {
     const policy = directives(
-      buildAppCsp({ connectDomains: ['HTTPS://API.Example.com/', 'https://api.example.com', 'https://api.example.com:8443'] }),
+      buildAppCsp({
+        connectDomains: ['HTTPS://API.Example.com/', 'https://api.example.com', 'https://api.example.com:8443'],
+      }),
     );
     expect(policy.get('connect-src')).toEqual(['https://api.example.com', 'https://api.example.com:8443']);
   });
@@ -121,14 +125,20 @@ describe('buildAppCsp', () => {
 
   it('refuses injections in every list, not just connectDomains', () => {
     for (const field of ['resourceDomains', 'frameDomains', 'baseUriDomains']) {
-      expect(refusal({ [field]: ["https://ok.example.com; default-src *"] }).message).toContain(`ui.csp.${field}`);
+      expect(refusal({ [field]: ['https://ok.example.com; default-src *'] }).message).toContain(`ui.csp.${field}`);
     }
     // wss: is for connections only.
     expect(refusal({ resourceDomains: ['wss://live.example.com'] }).message).toContain('resourceDomains');
   });
 
   it('refuses a csp of the wrong shape', () => {
-    for (const csp of ['default-src *', 42, [], { connectDomains: 'https://a.example.com' }, { connectDomains: [42] }]) {
+    for (const csp of [
+      'default-src *',
+      42,
+      [],
+      { connectDomains: 'https://a.example.com' },
+      { connectDomains: [42] },
+    ]) {
       refusal(csp);
     }
   });
@@ -148,7 +158,7 @@ describe('buildAppCsp', () => {
     refusal({ connectDomains: ['http://*.localhost'] }, { allowLoopback: true });
   });
 
-  it("puts no attacker text into the error beyond a short, quoted cut", () => {
+  it('puts no attacker text into the error beyond a short, quoted cut', () => {
     const error = refusal({ connectDomains: [`https://x.com; ${'y'.repeat(10_000)}`] });
     expect(error.message.length).toBeLessThan(300);
   });

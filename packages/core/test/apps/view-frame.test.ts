@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appAllowAttribute } from '../../src/apps/app-allow.js';
+import { appAllowAttribute, grantedPermissions } from '../../src/apps/app-allow.js';
 import { viewSandbox, withCsp } from '../../src/apps/view-frame.js';
 
 const CSP = "default-src 'none'; connect-src 'none'";
@@ -43,21 +43,30 @@ describe('viewSandbox', () => {
   });
 });
 
-describe('appAllowAttribute', () => {
+describe('grantedPermissions and appAllowAttribute', () => {
   const all = { camera: true, microphone: true, geolocation: true, clipboardWrite: true } as const;
+  const allow = (declared: unknown, granted?: typeof all | Partial<typeof all>) =>
+    appAllowAttribute(grantedPermissions(declared, granted));
 
   it('grants a feature only when the view declares it and the app allows it', () => {
-    expect(appAllowAttribute({ camera: {}, microphone: {} }, { camera: true })).toBe('camera');
-    expect(appAllowAttribute({ clipboardWrite: {}, geolocation: {} }, all)).toBe('geolocation; clipboard-write');
-    expect(appAllowAttribute({ camera: {} }, {})).toBe('');
-    expect(appAllowAttribute({ camera: {} }, undefined)).toBe('');
-    expect(appAllowAttribute({}, all)).toBe('');
+    expect(grantedPermissions({ camera: {}, microphone: {} }, { camera: true })).toEqual({ camera: {} });
+    expect(allow({ camera: {}, microphone: {} }, { camera: true })).toBe('camera');
+    expect(allow({ clipboardWrite: {}, geolocation: {} }, all)).toBe('geolocation; clipboard-write');
+    expect(allow({ camera: {} }, {})).toBe('');
+    expect(allow({ camera: {} }, undefined)).toBe('');
+    expect(allow({}, all)).toBe('');
   });
 
   it('ignores anything that is not a declared permission', () => {
-    expect(appAllowAttribute({ camera: false, microphone: null, usb: {}, 'display-capture': {} }, all)).toBe('');
-    expect(appAllowAttribute('camera; usb *', all)).toBe('');
-    expect(appAllowAttribute(null, all)).toBe('');
-    expect(appAllowAttribute(Object.create({ camera: {} }), all)).toBe('');
+    expect(allow({ camera: false, microphone: null, usb: {}, 'display-capture': {} }, all)).toBe('');
+    expect(allow('camera; usb *', all)).toBe('');
+    expect(allow(null, all)).toBe('');
+    expect(allow(Object.create({ camera: {} }), all)).toBe('');
+  });
+
+  it('names the origin a feature is delegated to when given one', () => {
+    expect(appAllowAttribute({ camera: {}, microphone: {} }, 'https://sandbox.example.com')).toBe(
+      'camera https://sandbox.example.com; microphone https://sandbox.example.com',
+    );
   });
 });
