@@ -20,6 +20,10 @@ export type AppViewErrorCode =
   | 'too_many_requests'
   /** The view sent something that is not a JSON-RPC 2.0 message. */
   | 'invalid_message'
+  /** The resource's `_meta.ui.csp` holds something other than plain origins (`buildAppCsp`). */
+  | 'invalid_csp'
+  /** The view navigated its own frame away from its HTML, where its CSP no longer holds. */
+  | 'view_navigated'
   /** Reading the resource or mounting the view failed: `cause` says why. */
   | 'load_failed'
   /** The host was torn down (by the app) before the view was ready. */

@@ -5,6 +5,8 @@
  *
  * @module @mcp/core/apps
  */
+
+export { type AppCsp, type AppCspOptions, buildAppCsp, MAX_APP_CSP_SOURCES } from './app-csp.js';
 export { APPS_PROTOCOL_VERSION, AppHost } from './app-host.js';
 export type {
   AppHostEvent,
@@ -34,4 +36,3 @@ export type {
 export { AppViewError, type AppViewErrorCode } from './app-view-error.js';
 export type { AppContainerDimensions, AppDisplayMode, AppHostContext } from './host-context.js';
 export { MAX_VIEW_MESSAGE_DEPTH } from './view-bounds.js';
-export type { AppCsp } from './view-resource.js';

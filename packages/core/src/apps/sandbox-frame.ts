@@ -1,13 +1,6 @@
+import { appAllowAttribute } from './app-allow.js';
 import { AppViewError } from './app-view-error.js';
 import type { ViewResource } from './view-resource.js';
-
-/** The Permission Policy feature each MCP Apps permission maps to. */
-const ALLOW: Record<string, string> = {
-  camera: 'camera',
-  microphone: 'microphone',
-  geolocation: 'geolocation',
-  clipboardWrite: 'clipboard-write',
-};
 
 /**
  * The sandbox proxy page's URL, checked: http(s), and on an origin other than
@@ -44,8 +37,8 @@ export function createSandboxFrame(
 ): HTMLIFrameElement {
   const frame = document.createElement('iframe');
   frame.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms');
-  const allow = Object.keys(resource.permissions ?? {}).map((name) => `${ALLOW[name]} ${url.origin}`);
-  if (allow.length > 0) frame.setAttribute('allow', allow.join('; '));
+  const allow = appAllowAttribute(resource.permissions, url.origin);
+  if (allow) frame.setAttribute('allow', allow);
   frame.setAttribute('referrerpolicy', 'no-referrer');
   frame.title = title;
   frame.style.border = '0';

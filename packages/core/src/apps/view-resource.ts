@@ -2,22 +2,10 @@ import * as v from 'valibot';
 import type { Client } from '../client/client.js';
 import { MCP_APP_MIME_TYPE, toolResourceUri } from '../protocol/apps.js';
 import type { Tool } from '../protocol/tool-definition.js';
+import { type AppDeclaredPermissions, grantedPermissions } from './app-allow.js';
+import { type AppCsp, AppCspSchema } from './app-csp.js';
 import type { AppPermissions } from './app-policy.js';
 import { AppViewError } from './app-view-error.js';
-
-const DomainsSchema = v.optional(v.array(v.string()));
-
-/** `_meta.ui.csp` of a resource: the origins its view may reach. Anything else in it is dropped. */
-export const AppCspSchema = v.object({
-  connectDomains: DomainsSchema,
-  resourceDomains: DomainsSchema,
-  frameDomains: DomainsSchema,
-  baseUriDomains: DomainsSchema,
-});
-/** The origins a view's resource declares, by CSP directive family. */
-export type AppCsp = v.InferOutput<typeof AppCspSchema>;
-
-const PERMISSIONS = ['camera', 'microphone', 'geolocation', 'clipboardWrite'] as const;
 
 /** What the sandbox proxy is sent to load (`ui/notifications/sandbox-resource-ready`). */
 export interface ViewResource {
@@ -25,7 +13,7 @@ export interface ViewResource {
   readonly html: string;
   readonly csp?: AppCsp;
   /** The features the resource declares that the app also grants, as the spec spells them (`{}` each). */
-  readonly permissions?: Partial<Record<(typeof PERMISSIONS)[number], Record<string, never>>>;
+  readonly permissions?: AppDeclaredPermissions;
 }
 
 /**
@@ -58,10 +46,7 @@ export async function readViewResource(
   const ui = content._meta?.ui;
   const declared = ui !== null && typeof ui === 'object' ? (ui as Record<string, unknown>) : {};
   const csp = v.safeParse(AppCspSchema, declared.csp);
-  const asked = declared.permissions !== null && typeof declared.permissions === 'object' ? declared.permissions : {};
-  const permissions = Object.fromEntries(
-    PERMISSIONS.filter((name) => name in asked && granted[name] === true).map((name) => [name, {}]),
-  );
+  const permissions = grantedPermissions(declared.permissions, granted);
   return {
     uri,
     html,
