@@ -433,3 +433,41 @@ test('a view’s tools/call to a model-only tool is refused before any hook; an 
   });
   expect((await recorded(page)).hooks).toEqual([]);
 });
+
+test('a Connection of @mcp/core/connections serves as the view’s server: its current client answers the view', async ({
+  page,
+}) => {
+  await page.goto(PAGE);
+  const port = new URL(page.url()).port;
+  const outcome = await page.evaluate(
+    async ({ appsEntry, connectionsEntry, url, sandbox }) => {
+      const { AppHost } = await import(appsEntry);
+      const { Connection } = await import(connectionsEntry);
+      const connection = new Connection({ name: 'apps', url });
+      await connection.connect();
+      const container = document.createElement('div');
+      container.id = 'view';
+      document.body.append(container);
+      const host = new AppHost({
+        connection,
+        toolCall: { name: 'show-counter', arguments: { start: 41 } },
+        container,
+        sandbox: { url: sandbox },
+      });
+      Object.assign(window, { host });
+      await host.mount();
+      return host.state;
+    },
+    {
+      appsEntry: APPS_ENTRY,
+      connectionsEntry: '/packages/core/dist/bundle/connections.js',
+      url: server.url,
+      sandbox: `http://localhost:${port}${PROXY_PATH}?host=${encodeURIComponent(`http://127.0.0.1:${port}`)}`,
+    },
+  );
+  expect(outcome).toBe('ready');
+  await expect(view(page).locator('#count')).toHaveText('41');
+  expect(await press(page, 'increment')).toBe('ok: 42');
+  // No onMessage in the policy: the safe default refuses it.
+  expect(await press(page, 'message')).toMatch(/^error: .*Message sending denied/);
+});

@@ -42,6 +42,9 @@ const SandboxErrorSchema = v.object({
 
 type Params = Record<string, unknown>;
 
+/** The least time between two `tools/list` reads a view's calls cause, in milliseconds. */
+const RELIST_INTERVAL = 10_000;
+
 /**
  * The host side of one MCP Apps view (`io.modelcontextprotocol/ui`, 2026-01-26):
  * reads the tool's `ui://` resource, mounts it through a sandbox proxy on another
@@ -71,7 +74,9 @@ export class AppHost {
   #state: AppHostState = 'idle';
   #error: AppViewError | undefined;
   #context: AppHostContext;
-  #tools = new Map<string, Tool>();
+  readonly #tools = new Map<string, Tool>();
+  #listing: Promise<Tool[]> | undefined;
+  #listedAt = Number.NEGATIVE_INFINITY;
   #resource: ViewResource | undefined;
   #frame: HTMLIFrameElement | undefined;
   #listening = false;
@@ -261,10 +266,20 @@ export class AppHost {
     this.#applyFixedSize();
   }
 
-  /** A tool of the view's server by name, from one `tools/list` (again once for a name it lacked). */
+  /**
+   * A tool of the view's server by name. The list is read once, and again for
+   * a name it lacks at most every {@link RELIST_INTERVAL} ms, one read at a
+   * time: a view asking for made-up names must not turn into a `tools/list`
+   * per message at its server.
+   */
   async #tool(name: string): Promise<Tool | undefined> {
-    if (!this.#tools.has(name)) {
-      for (const tool of await this.#client.listTools()) this.#tools.set(tool.name, tool);
+    const now = Date.now();
+    if (!this.#tools.has(name) && (this.#listing !== undefined || now - this.#listedAt >= RELIST_INTERVAL)) {
+      this.#listedAt = now;
+      this.#listing ??= this.#client.listTools().finally(() => {
+        this.#listing = undefined;
+      });
+      for (const tool of await this.#listing) this.#tools.set(tool.name, tool);
     }
     return this.#tools.get(name);
   }
