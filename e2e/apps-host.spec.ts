@@ -38,6 +38,8 @@ interface Recorded {
   hooks: Array<{ hook: string; value: unknown }>;
   events: Array<Record<string, unknown>>;
   mounted: string;
+  /** Message listeners added to the page since the host was made, less those removed. */
+  listeners: number;
 }
 
 /**
@@ -56,7 +58,7 @@ async function mountView(page: Page, options: MountOptions): Promise<Recorded> {
       const container = document.createElement('div');
       container.id = 'view';
       document.body.append(container);
-      const recorded: Recorded = { hooks: [], events: [], mounted: 'pending' };
+      const recorded: Recorded = { hooks: [], events: [], mounted: 'pending', listeners: 0 };
       // Registered before the host's own listener, so a test sees each message before the host acts on it.
       const watchers: Array<(event: MessageEvent) => void> = [];
       window.addEventListener('message', (event) => {
@@ -64,6 +66,17 @@ async function mountView(page: Page, options: MountOptions): Promise<Recorded> {
       });
       const note = (hook: string, value: unknown) =>
         recorded.hooks.push({ hook, value: JSON.parse(JSON.stringify(value)) });
+      // Counts the page's message listeners from here on: the host's must be gone once the view is.
+      const add = window.addEventListener.bind(window);
+      const remove = window.removeEventListener.bind(window);
+      window.addEventListener = ((type: string, ...rest: [EventListener]) => {
+        if (type === 'message') recorded.listeners++;
+        add(type, ...rest);
+      }) as typeof window.addEventListener;
+      window.removeEventListener = ((type: string, ...rest: [EventListener]) => {
+        if (type === 'message') recorded.listeners--;
+        remove(type, ...rest);
+      }) as typeof window.removeEventListener;
       const host = new AppHost({
         client,
         toolCall: { name: options.tool, ...(options.arguments && { arguments: options.arguments }) },
@@ -312,7 +325,7 @@ test('display mode: the hook switches to a mode both sides list, the view hears 
   expect(sizes.at(-1)).toMatchObject({ type: 'size', height: 320 });
 });
 
-test('teardown sends ui/resource-teardown, waits for the view’s answer, then removes the iframe', async ({ page }) => {
+test('teardown sends ui/resource-teardown, waits for the view’s answer, then removes the iframe and its listener', async ({ page }) => {
   await mountView(page, { tool: 'show-counter', limits: { teardownTimeoutMs: 15_000 } });
   const outcome = await page.evaluate(async () => {
     const { host } = window as unknown as { host: { teardown(): Promise<void>; state: string } };
@@ -332,6 +345,7 @@ test('teardown sends ui/resource-teardown, waits for the view’s answer, then r
   expect(outcome.seen).toEqual([{ answer: { jsonrpc: '2.0', id: 'host-1', result: {} }, frameStillThere: true }]);
   expect(outcome).toMatchObject({ state: 'closed', frames: 0 });
   expect((await recorded(page)).events.at(-1)).toEqual({ type: 'state', state: 'closed' });
+  expect((await recorded(page)).listeners).toBe(0);
 });
 
 test('refusals are typed: a sandbox on the page’s own origin, a tool with no ui:// view, a view that never initializes', async ({
@@ -374,6 +388,7 @@ async function postFromView(page: Page, messages: unknown[]): Promise<Recorded> 
   }, messages);
   await expect.poll(async () => (await recorded(page)).events.some((event) => event.type === 'error')).toBe(true);
   expect(await page.locator('iframe').count()).toBe(0);
+  expect((await recorded(page)).listeners).toBe(0);
   // The page goes on: the client still works.
   const tools = await page.evaluate(async () => {
     const { client } = window as unknown as { client: { listTools(): Promise<unknown[]> } };
