@@ -30,6 +30,8 @@ interface MountOptions {
   consentToLinks?: boolean;
   /** confirmToolCall never answers: each tools/call stays in flight. */
   holdToolCalls?: boolean;
+  /** A method the test proxy keeps from the view. */
+  drop?: string;
   limits?: Record<string, number>;
 }
 
@@ -134,7 +136,7 @@ async function mountView(page: Page, options: MountOptions): Promise<Recorded> {
       coreEntry: CORE_ENTRY,
       appsEntry: APPS_ENTRY,
       url: server.url,
-      sandbox: `http://localhost:${port}${PROXY_PATH}?host=${encodeURIComponent(`http://127.0.0.1:${port}`)}`,
+      sandbox: `http://localhost:${port}${PROXY_PATH}?host=${encodeURIComponent(`http://127.0.0.1:${port}`)}${options.drop ? `&drop=${options.drop}` : ''}`,
       options,
     },
   );
@@ -325,7 +327,9 @@ test('display mode: the hook switches to a mode both sides list, the view hears 
   expect(sizes.at(-1)).toMatchObject({ type: 'size', height: 320 });
 });
 
-test('teardown sends ui/resource-teardown, waits for the view’s answer, then removes the iframe and its listener', async ({ page }) => {
+test('teardown sends ui/resource-teardown, waits for the view’s answer, then removes the iframe and its listener', async ({
+  page,
+}) => {
   await mountView(page, { tool: 'show-counter', limits: { teardownTimeoutMs: 15_000 } });
   const outcome = await page.evaluate(async () => {
     const { host } = window as unknown as { host: { teardown(): Promise<void>; state: string } };
@@ -485,4 +489,25 @@ test('a Connection of @mcp/core/connections serves as the view’s server: its c
   expect(await press(page, 'increment')).toBe('ok: 42');
   // No onMessage in the policy: the safe default refuses it.
   expect(await press(page, 'message')).toMatch(/^error: .*Message sending denied/);
+});
+
+test('a view that never answers ui/resource-teardown is removed once teardownTimeoutMs has passed', async ({
+  page,
+}) => {
+  await mountView(page, { tool: 'show-counter', drop: 'ui/resource-teardown', limits: { teardownTimeoutMs: 300 } });
+  const outcome = await page.evaluate(async () => {
+    const { host } = window as unknown as { host: { teardown(): Promise<void>; state: string } };
+    const container = document.getElementById('view') as HTMLElement;
+    let settled = false;
+    const tearing = host.teardown().then(() => {
+      settled = true;
+    });
+    // Still waiting on the view a moment later, frame in place.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const meanwhile = { settled, frames: container.querySelectorAll('iframe').length };
+    await tearing;
+    return { meanwhile, state: host.state, frames: container.querySelectorAll('iframe').length };
+  });
+  expect(outcome).toEqual({ meanwhile: { settled: false, frames: 1 }, state: 'closed', frames: 0 });
+  expect((await recorded(page)).listeners).toBe(0);
 });
