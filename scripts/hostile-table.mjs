@@ -57,7 +57,7 @@ const FIXED_LIMITS = [{ path: 'packages/core/src/browser/authorization-handoff.t
 const CONSTANT_SOURCES = [
   ...LIMIT_SOURCES,
   ...FIXED_LIMITS.map((fixed) => fixed.path),
-  'packages/core/src/auth/pending-authorizations.ts',
+  'packages/core/src/auth/options.ts',
 ];
 
 /** Numeric options with a documented default that bound nothing, left out of the limits table. */

@@ -63,6 +63,14 @@ describe('bundle size of a component that calls useMcp', () => {
     expect(initialCode(bundler)).toContain('useSyncExternalStore');
   });
 
+  it.each(BUNDLERS)('loads OAuth only on demand: the component has a server without it (%s)', (name) => {
+    const bundler = byName(name);
+    // OAuth discovery's well-known path: in the provider's code, which a config with `oauth: true` loads.
+    expect(initialCode(bundler)).not.toContain('oauth-protected-resource');
+    const everything = bundler.bundle.chunks.map((chunk) => new TextDecoder().decode(chunk.contents)).join('\n');
+    expect(everything).toContain('oauth-protected-resource');
+  });
+
   it(
     APP_CEILING_ENFORCED
       ? `loads at most ${APP_CEILING_GZIP} bytes gzip up front, with any bundler`
