@@ -71,6 +71,11 @@ describe('bundle size of a component that calls useMcp', () => {
     expect(everything).toContain('oauth-protected-resource');
   });
 
+  it.each(BUNDLERS)('leaves out the server-side stores, which nothing of the component reaches (%s)', (name) => {
+    // RedisStore's fenced write, a Lua script sent to Redis.
+    expect(initialCode(byName(name))).not.toContain('redis.call');
+  });
+
   it(
     APP_CEILING_ENFORCED
       ? `loads at most ${APP_CEILING_GZIP} bytes gzip up front, with any bundler`
