@@ -160,7 +160,7 @@ function printAppReport({ bundlers, largest }) {
   console.log(`\nthe largest: ${largest.name}`);
   for (const chunk of largest.bundle.chunks) {
     const label = `${chunk.file}${chunk.entry ? ' (entry)' : ''}${largest.bundle.initialFiles.includes(chunk.file) ? '' : ' (on demand)'}`;
-    console.log(`  ${label.padEnd(42)}${pad(chunk.minified, 10)}${pad(chunk.gzip, 8)}`);
+    console.log(`  ${label.padEnd(54)}${pad(chunk.minified, 10)}${pad(chunk.gzip, 8)}`);
   }
   const gap = largest.bundle.initial.gzip - APP_CEILING_GZIP;
   const verdict =
