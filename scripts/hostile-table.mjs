@@ -57,7 +57,7 @@ const FIXED_LIMITS = [{ path: 'packages/core/src/browser/authorization-handoff.t
 const CONSTANT_SOURCES = [
   ...LIMIT_SOURCES,
   ...FIXED_LIMITS.map((fixed) => fixed.path),
-  'packages/core/src/auth/pending-authorizations.ts',
+  'packages/core/src/auth/options.ts',
   'packages/core/src/connections/tool-bounds.ts',
 ];
 

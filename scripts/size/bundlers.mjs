@@ -1,9 +1,10 @@
 // The three ways an app's production build bundles a program, each split at every
 // dynamic `import()` and minified: Rollup 4 (as Vite built before version 8), Vite 8
 // (Rolldown, its Oxc minifier) and esbuild (`--bundle --splitting --format=esm
-// --minify`). Each resolves `@mcp/core` through the built package's exports map, as
-// after an install, and returns the output files as raw chunks for split-bundle.mjs
-// to size. Nothing is written to disk.
+// --minify`). Each resolves `@mcp/core` and `@mcp/react` through the built packages'
+// exports maps, as after an install, leaves `react` to the app (a peer: the page has
+// it already), and returns the output files as raw chunks for split-bundle.mjs to
+// size. Nothing is written to disk.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,28 +17,33 @@ import { build as vite, version as viteVersion } from 'vite';
 /** Absolute path of a file in the repository. */
 export const repo = (path) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
-const coreDir = repo('packages/core/');
-const distDir = repo('packages/core/dist/');
+/** Our packages a program may import, by name: their folders under packages/. */
+const OURS = { '@mcp/core': 'core', '@mcp/react': 'react' };
+const distDirs = Object.values(OURS).map((folder) => repo(`packages/${folder}/dist/`));
+
+/** The app's own: a peer of @mcp/react, loaded by the page whether or not it uses MCP. */
+const isReact = (id) => /^react(\/|$)/.test(id);
 
 /**
- * Where `@mcp/core` or `@mcp/core/<subpath>` points for a browser app: the `browser`
- * or `default` target of the package's exports map. Undefined for other specifiers.
+ * Where `@mcp/core`, `@mcp/react` or one's `/<subpath>` points for a browser app: the
+ * `browser` or `default` target of the package's exports map. Undefined for other specifiers.
  */
-export function resolveCore(specifier) {
-  const match = specifier.match(/^@mcp\/core(\/[\w./-]+)?$/);
+export function resolveOurs(specifier) {
+  const match = specifier.match(/^(@mcp\/(?:core|react))(\/[\w./-]+)?$/);
   if (!match) return undefined;
-  const { exports } = JSON.parse(readFileSync(`${coreDir}package.json`, 'utf8'));
-  const target = exports[`.${match[1] ?? ''}`];
+  const dir = repo(`packages/${OURS[match[1]]}/`);
+  const { exports } = JSON.parse(readFileSync(`${dir}package.json`, 'utf8'));
+  const target = exports[`.${match[2] ?? ''}`];
   const file = typeof target === 'string' ? target : (target?.browser ?? target?.default);
-  if (typeof file !== 'string') throw new Error(`@mcp/core exports no ${specifier} for a browser`);
-  return fileURLToPath(new URL(file, `file://${coreDir}`));
+  if (typeof file !== 'string') throw new Error(`${match[1]} exports no ${specifier} for a browser`);
+  return fileURLToPath(new URL(file, `file://${dir}`));
 }
 
-/** The package a bundled module belongs to: `valibot`, `@scope/name`, `@mcp/core` for our dist, or the program. */
+/** The package a bundled module belongs to: `valibot`, `@scope/name`, `@mcp/core` or `@mcp/react` for our dist, or the program. */
 export function packageOf(id) {
   const match = id.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/);
   if (match) return match[1];
-  if (id.includes('packages/core/')) return '@mcp/core';
+  for (const [name, folder] of Object.entries(OURS)) if (id.includes(`packages/${folder}/`)) return name;
   return '(program)';
 }
 
@@ -76,16 +82,21 @@ async function rollupSplit(program) {
       {
         name: 'workspace-packages',
         resolveId: (id) => {
-          const file = resolveCore(id);
+          const file = resolveOurs(id);
           return file === undefined ? null : { id: file, moduleSideEffects: false };
         },
-        load: (id) => (id.startsWith(distDir) ? { code: readFileSync(id, 'utf8'), moduleSideEffects: false } : null),
+        load: (id) =>
+          distDirs.some((dir) => id.startsWith(dir))
+            ? { code: readFileSync(id, 'utf8'), moduleSideEffects: false }
+            : null,
       },
       nodeResolve({ browser: true, exportConditions: ['browser', 'import', 'default'] }),
-      esbuildPlugin({ target: 'es2022', include: /\.ts$/ }),
+      esbuildPlugin({ target: 'es2022', include: /\.tsx?$/, jsx: 'automatic' }),
     ],
+    external: isReact,
     onwarn: (warning, warn) => {
-      if (warning.code !== 'CIRCULAR_DEPENDENCY') warn(warning);
+      // `'use client'` heads @mcp/react for React Server Components bundlers; an app's bundler drops it.
+      if (warning.code !== 'CIRCULAR_DEPENDENCY' && warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
     },
   });
   const { output } = await bundle.generate({ format: 'esm', chunkFileNames: '[name]-[hash].js' });
@@ -124,7 +135,7 @@ async function viteSplit(program) {
         name: 'workspace-packages',
         enforce: 'pre',
         resolveId: (id) => {
-          const file = resolveCore(id);
+          const file = resolveOurs(id);
           return file === undefined ? null : { id: file, moduleSideEffects: false };
         },
       },
@@ -135,6 +146,7 @@ async function viteSplit(program) {
       modulePreload: false,
       rolldownOptions: {
         input: program,
+        external: isReact,
         preserveEntrySignatures: 'strict',
         output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
       },
@@ -179,13 +191,15 @@ export async function esbuildBundle(program, { splitting = true, nodePaths = [] 
     logLevel: 'silent',
     absWorkingDir: root,
     nodePaths,
+    jsx: 'automatic',
+    external: ['react', 'react/*'],
     plugins: [
       {
         name: 'workspace-packages',
         setup(build) {
           // As installed from the registry: the package's `"sideEffects": false` covers its entries too.
-          build.onResolve({ filter: /^@mcp\/core(\/|$)/ }, ({ path }) => ({
-            path: resolveCore(path),
+          build.onResolve({ filter: /^@mcp\/(core|react)(\/|$)/ }, ({ path }) => ({
+            path: resolveOurs(path),
             sideEffects: false,
           }));
         },

@@ -3,7 +3,7 @@
 // output file: what a page downloads is the entry plus the chunks it actually asks for.
 import { existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { BUNDLERS, esbuildBundle, repo, resolveCore } from './bundlers.mjs';
+import { BUNDLERS, esbuildBundle, repo, resolveOurs } from './bundlers.mjs';
 
 export { BUNDLERS, repo };
 
@@ -34,8 +34,8 @@ export { BUNDLERS, repo };
  * @returns {Promise<Bundle>}
  */
 export async function bundleProgram(program, { bundler = 'rollup', nodePaths = [], splitting = true } = {}) {
-  for (const specifier of ['@mcp/core', '@mcp/core/protocol']) {
-    const file = resolveCore(specifier);
+  for (const specifier of ['@mcp/core', '@mcp/core/protocol', '@mcp/react']) {
+    const file = resolveOurs(specifier);
     if (!existsSync(file)) throw new Error(`${file} is missing: run \`pnpm build\` first`);
   }
   if (!splitting) return finish('esbuild-one-file', await esbuildBundle(program, { splitting, nodePaths }), program);
@@ -57,12 +57,15 @@ function finish(bundler, raw, program) {
   return { bundler, entry: entry.file, chunks };
 }
 
-/** The entry and every chunk it imports statically, transitively: what loads before the program runs a line. */
+/**
+ * The entry and every chunk it imports statically, transitively: what loads before the
+ * program runs a line. An external (`react`, the app's own) is not ours to count.
+ */
 export function initialChunks(bundle) {
   const byFile = new Map(bundle.chunks.map((chunk) => [chunk.file, chunk]));
   const seen = new Set();
   const visit = (file) => {
-    if (seen.has(file)) return;
+    if (seen.has(file) || !byFile.has(file)) return;
     seen.add(file);
     for (const next of byFile.get(file)?.imports ?? []) visit(next);
   };

@@ -61,8 +61,9 @@ export async function modulesUsedBy(names, entry, { external, plugins }) {
  *
  * Outside `core`, a module goes to the feature loaded whenever any of its users is
  * (the feature itself, or one the others import) unless an entry exports it, to
- * `shared-<features>` when several share it otherwise, and to its folder's name
- * (`auth`) when only entries reach it. Every module is named, so Rollup never pulls
+ * `shared-<features>` when several share it otherwise (`shared-<features>-<subpaths>`
+ * when subpath entries reach it too), and to its folder's name (`auth`) when only
+ * entries reach it. Every module is named, so Rollup never pulls
  * one into a chunk that imports it.
  * @param {string} entry the main entry, relative to packages/core
  * @param {Set<string>} used what the programs `core` is for load up front
@@ -107,6 +108,7 @@ function assign(entryId, used, { getModuleIds, getModuleInfo }) {
   const forFeatures = new Set([...closure(entryId)].filter((id) => !run.has(id) && usersOf(id).length > 0));
   const imports = (id) => [...closure(id)].some((dependency) => forFeatures.has(dependency));
   const exported = new Set(ids.filter((id) => getModuleInfo(id)?.isEntry).flatMap((id) => [...closure(id)]));
+  const subpathEntries = ids.filter((id) => id !== entryId && getModuleInfo(id)?.isEntry);
   const chunks = new Map();
   const isEntry = (id) => getModuleInfo(id)?.isEntry === true;
   for (const id of closure(entryId)) {
@@ -124,7 +126,14 @@ function assign(entryId, used, { getModuleIds, getModuleInfo }) {
     const owner = exported.has(id)
       ? undefined
       : users.find((feature) => users.every((user) => closure(user).has(feature)));
-    chunks.set(id, owner === undefined ? `shared-${users.map(featureName).sort().join('-')}` : featureName(owner));
+    if (owner !== undefined) {
+      chunks.set(id, featureName(owner));
+      continue;
+    }
+    // Apart by the subpaths that reach it too: esbuild loads up front every file an entry reaches
+    // (used or not) that holds code a feature runs, so a subpath must reach only its own share.
+    const subpaths = subpathEntries.filter((entry) => closure(entry).has(id)).map(entryName);
+    chunks.set(id, `shared-${[...users.map(featureName).sort(), ...subpaths.sort()].join('-')}`);
   }
   return chunks;
 }
@@ -143,6 +152,11 @@ function declaresSubclass(statement) {
   if (declared.type === 'ClassDeclaration') return declared.superClass !== null;
   if (declared.type !== 'VariableDeclaration') return false;
   return declared.declarations.some((it) => it.init?.type === 'ClassExpression' && it.init.superClass !== null);
+}
+
+/** `src/connections/index.ts` is `connections`, `src/browser/index.ts` is `browser`. */
+function entryName(id) {
+  return basename(dirname(id));
 }
 
 /** `client/answering/index.ts` is `answering`; `transport/http/legacy-sse-session.ts` is `legacy-sse-session`. */

@@ -62,6 +62,9 @@ export interface AllowUrlContext {
  */
 export type AllowUrl = (url: URL, purpose: OAuthUrlPurpose, context: AllowUrlContext) => boolean | Promise<boolean>;
 
+/** Default of OAuthOptions.limits.pendingTtl: how long an authorization waits for the user (10 minutes). */
+export const DEFAULT_PENDING_TTL_MS = 600_000;
+
 /**
  * Bounds on the HTTP requests OAuth makes (metadata, registration, token) and on
  * what it keeps. Every authorization and resource server may be hostile: each

@@ -26,9 +26,6 @@ export const PendingAuthorizationSchema = v.object({
 });
 export type PendingAuthorization = v.InferOutput<typeof PendingAuthorizationSchema>;
 
-/** Default of OAuthOptions.limits.pendingTtl: how long an authorization waits for the user (10 minutes). */
-export const DEFAULT_PENDING_TTL_MS = 600_000;
-
 /**
  * Pending authorizations in the store: saved before the user leaves, deleted
  * when used, when found expired (each new one sweeps the old), or on sign-out.

@@ -1,5 +1,4 @@
-import type { AuthorizeHandler } from '../auth/options.js';
-import { DEFAULT_PENDING_TTL_MS } from '../auth/pending-authorizations.js';
+import { type AuthorizeHandler, DEFAULT_PENDING_TTL_MS } from '../auth/options.js';
 import { AuthError } from '../errors/auth-error.js';
 import { timerDelay } from '../util/timers.js';
 import type { FlowLock } from './flow-lock.js';

@@ -1,4 +1,3 @@
-import { OAuthProvider } from '../auth/oauth-provider.js';
 import { Client } from '../client/client.js';
 import {
   type CallOptions,
@@ -12,9 +11,10 @@ import { TransportError } from '../errors/transport-error.js';
 import type { ToolResult } from '../protocol/tools.js';
 import { StreamableHttpTransport } from '../transport/http/streamable-http-transport.js';
 import { type Transport, transportHooks } from '../transport/transport.js';
+import { lazy } from '../util/lazy.js';
 import { MAX_TIMER, timerDelay } from '../util/timers.js';
-import { AuthorizationGate } from './authorization-gate.js';
 import { ConnectionError } from './connection-error.js';
+import type { ConnectionOAuth } from './connection-oauth.js';
 import {
   type ConnectionOptions,
   checkBound,
@@ -32,10 +32,15 @@ import { failureKind } from './failure-kind.js';
 import { KeptLists, type ListsHost } from './kept-lists.js';
 import { PendingQueue } from './pending-queue.js';
 import { PersistedSession } from './persisted-session.js';
-import { prefixedStore } from './prefixed-store.js';
 import { ReconnectBudget } from './reconnect-budget.js';
 import { checkServerConfig, type ServerConfig } from './server-config.js';
 import { watchedTransport } from './watched-transport.js';
+
+/**
+ * OAuth's provider and gate, loaded at the first attempt of a connection whose
+ * config says `oauth: true`: an app whose servers need no sign-in never loads them.
+ */
+const oauthFeature = lazy(() => import('./connection-oauth.js'));
 
 /** Hears each event of a connection; a `() => void` fits too (`useSyncExternalStore`'s callback). */
 export type ConnectionListener = (event: ConnectionEvent) => void;
@@ -87,9 +92,8 @@ export class Connection {
   readonly #connectTimeout: number;
   readonly #health: { readonly intervalMs: number; readonly timeoutMs: number } | undefined;
   readonly #persisted: PersistedSession | undefined;
-  readonly #auth: OAuthProvider | undefined;
-  /** Holds an authorization for the user's gesture (with `oauth.authorize`). */
-  readonly #gate: AuthorizationGate | undefined;
+  /** The provider and the gate that holds an authorization for the user's gesture, once an attempt made them. */
+  #oauth: ConnectionOAuth | undefined;
   /** Server requests waiting for the user, unless `pending: false`. */
   readonly #queue: PendingQueue | undefined;
   /** The state to go back to when the user is done authorizing: `connecting` (its attempt) or `ready`. */
@@ -120,7 +124,8 @@ export class Connection {
   /**
    * A connection to `config`'s server; nothing happens until `connect()`.
    * Throws a `ConnectionError` (`invalid_config`) for an unusable config and a
-   * RangeError for a bound that is not a number from 0 up.
+   * RangeError for a bound that is not a number from 0 up. The `oauth` options
+   * are checked when the first attempt makes the provider: a bad one fails it.
    */
   constructor(config: ServerConfig, options: ConnectionOptions = {}) {
     this.#config = checkServerConfig(config);
@@ -148,20 +153,6 @@ export class Connection {
       // The era verdict is the server's, not the session's: it goes to the shared store when there is one.
       const eras = store ?? sessions;
       this.#persisted = new PersistedSession(sessions, eras, prefix, config.name, (error) => this.#warn(error));
-    }
-    if (config.oauth) {
-      const oauthStore = options.oauth?.store ?? (store && prefixedStore(store, `${prefix}oauth:`));
-      const handler = options.oauth?.authorize;
-      // The provider gets the gate's handler, which parks the flow: the app's runs only from `authorize()`.
-      const gate =
-        handler &&
-        new AuthorizationGate({ ...options.authorization, handler, onChange: () => this.#authorizationChanged() });
-      this.#gate = gate;
-      this.#auth = new OAuthProvider({
-        ...options.oauth,
-        ...(oauthStore && { store: oauthStore }),
-        ...(gate && { authorize: gate.handler }),
-      });
     }
     if (options.pending !== false) {
       const queue = new PendingQueue({
@@ -234,7 +225,7 @@ export class Connection {
    * no authorization waits.
    */
   authorize(): Promise<void> {
-    return this.#gate?.authorize() ?? Promise.resolve();
+    return this.#oauth?.gate?.authorize() ?? Promise.resolve();
   }
 
   /**
@@ -243,7 +234,7 @@ export class Connection {
    * when it was this connection's flow.
    */
   completeAuthorization(callbackUrl: string | URL): boolean {
-    return this.#gate?.complete(callbackUrl) ?? false;
+    return this.#oauth?.gate?.complete(callbackUrl) ?? false;
   }
 
   /**
@@ -318,7 +309,7 @@ export class Connection {
     live?.lists?.close();
     this.#setState(CLOSED);
     // After the state: a gate or queue emptying now must not look like a way back to `connecting`.
-    this.#gate?.close();
+    this.#oauth?.gate?.close();
     this.#queue?.close(new ConnectionError('closed', `${this.name}: the connection was closed`));
     await live?.client.close();
     if (!keepSession) await this.#forgetSession();
@@ -351,7 +342,7 @@ export class Connection {
    * then goes back to where it was (`connecting`, or `ready` for a step-up).
    */
   #authorizationChanged(): void {
-    const shown = this.#gate?.state;
+    const shown = this.#oauth?.gate?.state;
     const state = this.#snapshot.state;
     if (shown) {
       if (state.status === 'connecting' || state.status === 'ready') {
@@ -377,12 +368,26 @@ export class Connection {
     }
   }
 
+  /**
+   * The OAuth of a config that asks for it, made at the first attempt (when its
+   * code loads; a load that failed fails the attempt, and the next one loads again).
+   */
+  async #oauthOf(): Promise<ConnectionOAuth | undefined> {
+    if (!this.#config.oauth) return undefined;
+    const { connectionOAuth } = await oauthFeature();
+    const prefix = this.#options.prefix ?? DEFAULT_PREFIX;
+    this.#oauth ??= connectionOAuth(this.#options, prefix, () => this.#authorizationChanged());
+    return this.#oauth;
+  }
+
   /** One attempt, to its end: `ready`, or the failure sorted (reconnect, fail). Never rejects. */
   async #run(generation: number, signal: AbortSignal, useStored: boolean): Promise<void> {
     let live: Live | undefined;
     let resumed = false;
     try {
-      const transport = watchedTransport(this.#transport(), {
+      const oauth = await this.#oauthOf();
+      if (generation !== this.#generation) return;
+      const transport = watchedTransport(this.#transport(oauth), {
         ended: (error) => this.#ended(generation, error),
         streamLost: (error, spent) => this.#streamLost(generation, error, spent),
       });
@@ -402,12 +407,12 @@ export class Connection {
       await live.lists.start(signal);
       await this.#saveSession(live);
       if (generation !== this.#generation) return;
-      this.#gate?.done();
+      this.#oauth?.gate?.done();
       this.#becameReady(live);
     } catch (error) {
       if (generation !== this.#generation) return;
       // However the attempt ended, other tabs waiting on its authorization may go on.
-      this.#gate?.done();
+      this.#oauth?.gate?.done();
       this.#live = undefined;
       live?.lists?.close();
       void live?.client.close().catch(() => {});
@@ -435,15 +440,15 @@ export class Connection {
     if (lost) this.#streamLost(live.generation, lost.error, lost.spent);
   }
 
-  /** The transport of one attempt: the config's factory, or Streamable HTTP to its URL. */
-  #transport(): Transport {
+  /** The transport of one attempt: the config's factory, or Streamable HTTP to its URL (signed by `oauth`). */
+  #transport(oauth: ConnectionOAuth | undefined): Transport {
     const { url, transport, headers } = this.#config;
     if (transport) return transport();
     const endSession = () => this.#endSession;
     return new StreamableHttpTransport(url as string | URL, {
       ...this.#options.http,
       ...(headers && { headers }),
-      ...(this.#auth && { auth: this.#auth }),
+      ...(oauth && { auth: oauth.provider }),
       // Read when the transport closes, which is when the app has said whether to keep the session.
       get endSessionOnClose() {
         return endSession();

@@ -4,7 +4,8 @@
  * splits it off and a program that never needs it never downloads it: the
  * Session's `answering/`, `catalogue/`, `output-validation/` and `tasks/`, the
  * 2026-07-28 era's `x-mcp-header/`, the HTTP transport's `event-stream/`,
- * `recovery/` and HTTP+SSE fallback (`legacy-sse-session.ts`), and OAuth's ofetch. Each costs an
+ * `recovery/` and HTTP+SSE fallback (`legacy-sse-session.ts`), OAuth's ofetch,
+ * and a connection's OAuth (`connections/connection-oauth.ts`). Each costs an
  * async hop, a failed-load branch and a test of that branch, so each wraps a
  * feature a program can go without (ARCHITECTURE.md, "On-demand modules").
  * A load that fails is tried again next time (a flaky network must not poison

@@ -1,6 +1,7 @@
 import { AuthError } from '../../errors/auth-error.js';
 import { assertPkceSupport } from '../discovery.js';
-import { DEFAULT_PENDING_TTL_MS, type PendingAuthorization } from '../pending-authorizations.js';
+import { DEFAULT_PENDING_TTL_MS } from '../options.js';
+import type { PendingAuthorization } from '../pending-authorizations.js';
 import { createPkce } from '../pkce.js';
 import { randomToken } from '../random.js';
 import type { AuthorizationServerMetadata, TokenResponse } from '../schemas.js';
