@@ -33,6 +33,7 @@ export default defineConfig({
     alias: [
       { find: /^@mcp\/core\/protocol$/, replacement: src('./packages/core/src/protocol/index.ts') },
       { find: /^@mcp\/core\/connections$/, replacement: src('./packages/core/src/connections/index.ts') },
+      { find: /^@mcp\/core\/apps$/, replacement: src('./packages/core/src/apps/index.ts') },
       { find: /^@mcp\/core\/transport$/, replacement: src('./packages/core/src/transport/index.ts') },
       { find: /^@mcp\/core$/, replacement: src('./packages/core/src/index.ts') },
       { find: /^@mcp\/node-stdio$/, replacement: src('./packages/node-stdio/src/index.ts') },

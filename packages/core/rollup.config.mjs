@@ -2,6 +2,7 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { dts } from 'rollup-plugin-dts';
 import esbuild from 'rollup-plugin-esbuild';
 import { chunkByFeature, modulesUsedBy } from './build/chunk-by-feature.mjs';
+import { inlineScriptInto } from './build/inline-script.mjs';
 import { declarationStubs, noBundlerExtras } from './build/no-bundler-extras.mjs';
 import { pureCalls } from './build/pure-calls.mjs';
 
@@ -12,6 +13,7 @@ const input = {
   skills: 'src/skills/index.ts',
   transport: 'src/transport/index.ts',
   connections: 'src/connections/index.ts',
+  apps: 'src/apps/index.ts',
 };
 const external = (id) => /^(valibot|eventsource-parser|ofetch|@cfworker\/json-schema)(\/|$)/.test(id);
 const typescript = () => esbuild({ target: 'es2022' });
@@ -84,5 +86,16 @@ export default [
       if (!/private shared type exports/.test(warning.message)) warn(warning);
     },
     output: { dir: 'dist/bundle', format: 'esm', chunkFileNames: 'chunks/[name]-[hash].d.ts' },
+  },
+  // The MCP Apps sandbox proxy (`@mcp/core/apps/sandbox-proxy.html`): one static page
+  // an app hosts on another origin, its script and valibot inlined, nothing to load.
+  {
+    input: 'src/apps/sandbox-proxy.ts',
+    plugins: [
+      nodeResolve({ browser: true }),
+      esbuild({ target: 'es2022', minify: true }),
+      inlineScriptInto('src/apps/sandbox-proxy.html', 'sandbox-proxy.html'),
+    ],
+    output: { dir: 'dist/apps', format: 'iife' },
   },
 ];

@@ -167,6 +167,7 @@ const paths = {
   '@mcp/core/protocol': packageSource('core/src/protocol/index.ts'),
   '@mcp/core/transport': packageSource('core/src/transport/index.ts'),
   '@mcp/core/connections': packageSource('core/src/connections/index.ts'),
+  '@mcp/core/apps': packageSource('core/src/apps/index.ts'),
   '@mcp/core/browser': packageSource('core/src/browser/index.ts'),
   '@mcp/core/skills': packageSource('core/src/skills/index.ts'),
   '@mcp/node-stdio': packageSource('node-stdio/src/index.ts'),

@@ -8,7 +8,7 @@ import { repoPath, requireBuilt } from './built-files.js';
 import { expectWebClean } from './web-clean.js';
 
 const run = promisify(execFile);
-const ENTRIES = ['index', 'browser', 'protocol', 'skills', 'transport', 'connections'] as const;
+const ENTRIES = ['index', 'browser', 'protocol', 'skills', 'transport', 'connections', 'apps'] as const;
 const load = (file: string) => import(pathToFileURL(repoPath(`packages/core/dist/${file}`)).href);
 
 /** A program an app without a bundler writes, type-checked with strict settings against the published types. */

@@ -54,7 +54,7 @@ describe('built entry points', () => {
 
   it('core exports every entry twice: for bundlers and Node, and as the no-bundler build under ./bundle', () => {
     const json = manifest('core');
-    const entries = ['.', './protocol', './browser', './skills', './transport', './connections'];
+    const entries = ['.', './protocol', './browser', './skills', './transport', './connections', './apps'];
     const bundled = entries.map((entry) => (entry === '.' ? './bundle' : `./bundle/${entry.slice(2)}`));
     expect(Object.keys(json.exports).sort()).toEqual([...entries, ...bundled, './package.json'].sort());
   });
