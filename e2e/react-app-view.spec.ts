@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { type AppsServer, startAppsServer } from '../test-servers/apps/serve.mjs';
+import { type RecordingProxy, startRecordingProxy } from '../test-servers/recording-proxy.mjs';
 import { expect, test } from './fixtures.js';
 import { type AppServer, REACT_VERSIONS, type ReactVersion, startAppServer } from './react/app-server.js';
 import { openApp } from './react/drive-app.js';
@@ -35,12 +36,20 @@ test.beforeEach(async ({ page }) => {
   }, SANDBOX_PROXY_PATH);
 });
 
+/** The apps server behind a proxy that counts what the page asked it, made again for each test. */
+let door: RecordingProxy | undefined;
+test.afterEach(async () => {
+  await door?.close();
+  door = undefined;
+});
+
 async function openViews(page: Page, react: ReactVersion, views: ViewSetup[], strict = false): Promise<void> {
+  door = await startRecordingProxy(apps.url);
   const sandbox = await hostSandboxProxy(page.context(), app.origin, [app.origin]);
   await openApp(page, app, react, {
     strict,
     providers: [],
-    views: { sandbox, server: { name: 'apps', url: apps.url }, views },
+    views: { sandbox, server: { name: 'apps', url: door.url }, views },
   });
 }
 
@@ -112,13 +121,22 @@ for (const react of REACT_VERSIONS) {
       page,
     }) => {
       await openViews(page, react, [COUNTER], true);
+      const counter = section(page, 'counter');
+      await expect(view(page, 'counter').locator('#status')).toHaveText('connected');
+      await counter.getByRole('button', { name: 'Unmount' }).click();
+      await expect(page.locator('iframe')).toHaveCount(0);
+      const answers = await hostAnswers(page);
+      // Mounted again with the server ready: StrictMode runs the view's effect, its cleanup, and the effect again.
+      await counter.getByRole('button', { name: 'Mount' }).click();
       await expect(view(page, 'counter').locator('#status')).toHaveText('connected');
       await expect.poll(() => fromHost(page)).toEqual(['response', 'ui/notifications/tool-input']);
       expect(await press(page, 'counter', 'increment')).toBe('ok: 6');
       await expect(page.locator('iframe')).toHaveCount(1);
       expect(proxyFrames(page)).toHaveLength(1);
-      expect(await hostAnswers(page)).toEqual([]);
+      expect(await hostAnswers(page)).toEqual(answers);
       await expect(page.locator('[data-mcp-app-teardown] *')).toHaveCount(0);
+      // One host per mount read the view: a second one, torn down before its frame went in, would have read it too.
+      expect(door?.count('resources/read')).toBe(2);
     });
 
     test('unmounting sends ui/resource-teardown, the view answers while its iframe still runs, then the iframe goes', async ({
