@@ -84,13 +84,11 @@ function ViewUnderTest({ view, server, sandbox }: { view: ViewSetup; server: str
       )}
       <ul data-testid="messages">
         {messages.map((message, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: an append-only list
           <li key={index}>{message}</li>
         ))}
       </ul>
       <ul data-testid="errors">
         {errors.map((error, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: an append-only list
           <li key={index}>{error}</li>
         ))}
       </ul>
