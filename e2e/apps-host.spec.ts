@@ -28,6 +28,10 @@ interface MountOptions {
   /** Sent with `sendToolInputPartial` and `sendToolInput` (twice) before `mount()`, instead of `toolCall.arguments`. */
   streamed?: { partial: Record<string, unknown>; final: Record<string, unknown> };
   consentToLinks?: boolean;
+  /** confirmToolCall never answers: each tools/call stays in flight. */
+  holdToolCalls?: boolean;
+  /** A method the test proxy keeps from the view. */
+  drop?: string;
   limits?: Record<string, number>;
 }
 
@@ -36,6 +40,8 @@ interface Recorded {
   hooks: Array<{ hook: string; value: unknown }>;
   events: Array<Record<string, unknown>>;
   mounted: string;
+  /** Message listeners added to the page since the host was made, less those removed. */
+  listeners: number;
 }
 
 /**
@@ -54,7 +60,7 @@ async function mountView(page: Page, options: MountOptions): Promise<Recorded> {
       const container = document.createElement('div');
       container.id = 'view';
       document.body.append(container);
-      const recorded: Recorded = { hooks: [], events: [], mounted: 'pending' };
+      const recorded: Recorded = { hooks: [], events: [], mounted: 'pending', listeners: 0 };
       // Registered before the host's own listener, so a test sees each message before the host acts on it.
       const watchers: Array<(event: MessageEvent) => void> = [];
       window.addEventListener('message', (event) => {
@@ -62,6 +68,17 @@ async function mountView(page: Page, options: MountOptions): Promise<Recorded> {
       });
       const note = (hook: string, value: unknown) =>
         recorded.hooks.push({ hook, value: JSON.parse(JSON.stringify(value)) });
+      // Counts the page's message listeners from here on: the host's must be gone once the view is.
+      const add = window.addEventListener.bind(window);
+      const remove = window.removeEventListener.bind(window);
+      window.addEventListener = ((type: string, ...rest: [EventListener]) => {
+        if (type === 'message') recorded.listeners++;
+        add(type, ...rest);
+      }) as typeof window.addEventListener;
+      window.removeEventListener = ((type: string, ...rest: [EventListener]) => {
+        if (type === 'message') recorded.listeners--;
+        remove(type, ...rest);
+      }) as typeof window.removeEventListener;
       const host = new AppHost({
         client,
         toolCall: { name: options.tool, ...(options.arguments && { arguments: options.arguments }) },
@@ -79,7 +96,7 @@ async function mountView(page: Page, options: MountOptions): Promise<Recorded> {
         policy: {
           confirmToolCall: (call: { name: string; arguments: unknown }) => {
             note('confirmToolCall', { name: call.name, arguments: call.arguments });
-            return true;
+            return options.holdToolCalls ? new Promise<boolean>(() => {}) : true;
           },
           onMessage: (message: unknown) => note('onMessage', message),
           openLink: (link: URL) => {
@@ -119,7 +136,7 @@ async function mountView(page: Page, options: MountOptions): Promise<Recorded> {
       coreEntry: CORE_ENTRY,
       appsEntry: APPS_ENTRY,
       url: server.url,
-      sandbox: `http://localhost:${port}${PROXY_PATH}?host=${encodeURIComponent(`http://127.0.0.1:${port}`)}`,
+      sandbox: `http://localhost:${port}${PROXY_PATH}?host=${encodeURIComponent(`http://127.0.0.1:${port}`)}${options.drop ? `&drop=${options.drop}` : ''}`,
       options,
     },
   );
@@ -310,7 +327,9 @@ test('display mode: the hook switches to a mode both sides list, the view hears 
   expect(sizes.at(-1)).toMatchObject({ type: 'size', height: 320 });
 });
 
-test('teardown sends ui/resource-teardown, waits for the view’s answer, then removes the iframe', async ({ page }) => {
+test('teardown sends ui/resource-teardown, waits for the view’s answer, then removes the iframe and its listener', async ({
+  page,
+}) => {
   await mountView(page, { tool: 'show-counter', limits: { teardownTimeoutMs: 15_000 } });
   const outcome = await page.evaluate(async () => {
     const { host } = window as unknown as { host: { teardown(): Promise<void>; state: string } };
@@ -330,6 +349,7 @@ test('teardown sends ui/resource-teardown, waits for the view’s answer, then r
   expect(outcome.seen).toEqual([{ answer: { jsonrpc: '2.0', id: 'host-1', result: {} }, frameStillThere: true }]);
   expect(outcome).toMatchObject({ state: 'closed', frames: 0 });
   expect((await recorded(page)).events.at(-1)).toEqual({ type: 'state', state: 'closed' });
+  expect((await recorded(page)).listeners).toBe(0);
 });
 
 test('refusals are typed: a sandbox on the page’s own origin, a tool with no ui:// view, a view that never initializes', async ({
@@ -363,4 +383,131 @@ test('refusals are typed: a sandbox on the page’s own origin, a tool with no u
     { type: 'error', code: 'initialize_timeout' },
   ]);
   expect(await page.locator('iframe').count()).toBe(0);
+});
+
+/** Posts raw messages from the view's own window (through the proxy), then waits for the host to settle it. */
+async function postFromView(page: Page, messages: unknown[]): Promise<Recorded> {
+  await frames(page).view.evaluate((messages) => {
+    for (const message of messages) window.parent.postMessage(message, '*');
+  }, messages);
+  await expect.poll(async () => (await recorded(page)).events.some((event) => event.type === 'error')).toBe(true);
+  expect(await page.locator('iframe').count()).toBe(0);
+  expect((await recorded(page)).listeners).toBe(0);
+  // The page goes on: the client still works.
+  const tools = await page.evaluate(async () => {
+    const { client } = window as unknown as { client: { listTools(): Promise<unknown[]> } };
+    return (await client.listTools()).length;
+  });
+  expect(tools).toBeGreaterThan(0);
+  return recorded(page);
+}
+
+const errorCode = (outcome: Recorded) => outcome.events.find((event) => event.type === 'error')?.code;
+
+test('a breach of each bound tears the view down with a typed error, and the page goes on', async ({ page }) => {
+  await mountView(page, { tool: 'show-counter', limits: { maxMessageBytes: 10_000 } });
+  const big = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x'.repeat(20_000) } };
+  expect(errorCode(await postFromView(page, [big]))).toBe('message_too_large');
+  expect(await page.evaluate(() => (window as unknown as { host: { state: string } }).host.state)).toBe('failed');
+
+  await mountView(page, { tool: 'show-counter', limits: { maxMessagesPerSecond: 20 } });
+  const pings = Array.from({ length: 100 }, (_, id) => ({ jsonrpc: '2.0', id: `p${id}`, method: 'ping' }));
+  expect(errorCode(await postFromView(page, pings))).toBe('rate_limited');
+
+  await mountView(page, { tool: 'show-counter', holdToolCalls: true, limits: { maxRequestsInFlight: 2 } });
+  const calls = Array.from({ length: 3 }, (_, id) => ({
+    jsonrpc: '2.0',
+    id: `c${id}`,
+    method: 'tools/call',
+    params: { name: 'increment', arguments: { value: id } },
+  }));
+  expect(errorCode(await postFromView(page, calls))).toBe('too_many_requests');
+
+  await mountView(page, { tool: 'show-counter' });
+  expect(errorCode(await postFromView(page, [{ hello: 'world' }]))).toBe('invalid_message');
+});
+
+test('a view’s tools/call to a model-only tool is refused before any hook; an unknown method is -32601', async ({
+  page,
+}) => {
+  await mountView(page, { tool: 'show-counter' });
+  const answers = await frames(page).view.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const seen: Record<string, unknown> = {};
+        window.addEventListener('message', (event) => {
+          if (event.data?.id === 'secret' || event.data?.id === 'other') seen[event.data.id] = event.data.error;
+          if (Object.keys(seen).length === 2) resolve(seen);
+        });
+        window.parent.postMessage(
+          { jsonrpc: '2.0', id: 'secret', method: 'tools/call', params: { name: 'secret-model-only', arguments: {} } },
+          '*',
+        );
+        window.parent.postMessage({ jsonrpc: '2.0', id: 'other', method: 'sampling/createMessage', params: {} }, '*');
+      }),
+  );
+  expect(answers).toEqual({
+    secret: { code: -32000, message: 'Tool secret-model-only is not available to apps' },
+    other: { code: -32601, message: 'Method not found: sampling/createMessage' },
+  });
+  expect((await recorded(page)).hooks).toEqual([]);
+});
+
+test('a Connection of @mcp/core/connections serves as the view’s server: its current client answers the view', async ({
+  page,
+}) => {
+  await page.goto(PAGE);
+  const port = new URL(page.url()).port;
+  const outcome = await page.evaluate(
+    async ({ appsEntry, connectionsEntry, url, sandbox }) => {
+      const { AppHost } = await import(appsEntry);
+      const { Connection } = await import(connectionsEntry);
+      const connection = new Connection({ name: 'apps', url });
+      await connection.connect();
+      const container = document.createElement('div');
+      container.id = 'view';
+      document.body.append(container);
+      const host = new AppHost({
+        connection,
+        toolCall: { name: 'show-counter', arguments: { start: 41 } },
+        container,
+        sandbox: { url: sandbox },
+      });
+      Object.assign(window, { host });
+      await host.mount();
+      return host.state;
+    },
+    {
+      appsEntry: APPS_ENTRY,
+      connectionsEntry: '/packages/core/dist/bundle/connections.js',
+      url: server.url,
+      sandbox: `http://localhost:${port}${PROXY_PATH}?host=${encodeURIComponent(`http://127.0.0.1:${port}`)}`,
+    },
+  );
+  expect(outcome).toBe('ready');
+  await expect(view(page).locator('#count')).toHaveText('41');
+  expect(await press(page, 'increment')).toBe('ok: 42');
+  // No onMessage in the policy: the safe default refuses it.
+  expect(await press(page, 'message')).toMatch(/^error: .*Message sending denied/);
+});
+
+test('a view that never answers ui/resource-teardown is removed once teardownTimeoutMs has passed', async ({
+  page,
+}) => {
+  await mountView(page, { tool: 'show-counter', drop: 'ui/resource-teardown', limits: { teardownTimeoutMs: 300 } });
+  const outcome = await page.evaluate(async () => {
+    const { host } = window as unknown as { host: { teardown(): Promise<void>; state: string } };
+    const container = document.getElementById('view') as HTMLElement;
+    let settled = false;
+    const tearing = host.teardown().then(() => {
+      settled = true;
+    });
+    // Still waiting on the view a moment later, frame in place.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const meanwhile = { settled, frames: container.querySelectorAll('iframe').length };
+    await tearing;
+    return { meanwhile, state: host.state, frames: container.querySelectorAll('iframe').length };
+  });
+  expect(outcome).toEqual({ meanwhile: { settled: false, frames: 1 }, state: 'closed', frames: 0 });
+  expect((await recorded(page)).listeners).toBe(0);
 });

@@ -1,19 +1,19 @@
 import { BROWSER_CHAT_URL, HTTP_TEST_SERVERS } from '../playwright.config';
-import { createFaultScenario, readFaultStats } from '../runtimes/faults.js';
-import { type AuthServers, startAuthServers } from '../test-servers/auth/serve.mjs';
 import { startCable } from '../test-servers/cable.mjs';
 import { type MockModel, type MockScript, startMockModel } from '../test-servers/mock-model/serve.mjs';
+import { API_KEY, fillModel, MCP_SERVER, openChat, send } from './browser-chat-page.js';
 import {
-  API_KEY,
   addServer,
+  blockPopups,
+  countedServer,
+  expectRefusalShownAsText,
   expectStatus,
-  fillModel,
-  MCP_SERVER,
-  openChat,
-  plainScenario,
-  send,
+  expectTypedInputRefused,
   serverEntry,
-} from './browser-chat-page.js';
+  signInPagesShown,
+  signInThroughLink,
+  useAuthServers,
+} from './chat-page.js';
 import { expect, test } from './fixtures.js';
 
 // examples/browser-chat's server panel, on its Servers set kept in localStorage: what a reload keeps, a server
@@ -32,21 +32,15 @@ test.afterAll(async () => {
   await model?.close();
 });
 
-/** Handshakes a scenario's server saw: `initialize` (2025 era) and `server/discover` (2026-07-28). */
-async function handshakes(scenario: Awaited<ReturnType<typeof plainScenario>>): Promise<number> {
-  const { methods } = await scenario.stats();
-  return (methods.initialize ?? 0) + (methods['server/discover'] ?? 0);
-}
-
 test('after a reload the page comes back with its servers and resumes their sessions, with no new handshake', async ({
   page,
 }) => {
-  const scenario = await plainScenario();
+  const scenario = await countedServer();
   await openChat(page, model, ECHO_SCRIPT, scenario.mcp);
   await expectStatus(page, 'reference', 'ready');
   await expect(page.locator('#tools li')).toHaveCount(11);
   // The era probe (server/discover) and the 2025 handshake (initialize), once each.
-  const handshaken = await handshakes(scenario);
+  const handshaken = await scenario.handshakes();
   expect(handshaken).toBe(2);
 
   await page.reload();
@@ -56,19 +50,15 @@ test('after a reload the page comes back with its servers and resumes their sess
   await fillModel(page, model);
   await send(page, 'echo, please');
   await expect(page.locator('.entry.assistant').last()).toHaveText(/^The tool said: .*still here/);
-  expect(await handshakes(scenario)).toBe(handshaken);
-  const { requests } = (await readFaultStats(scenario.mcp.replace(/\/mcp$/, '/stats'))) as {
-    requests: Array<{ headers: Record<string, string> }>;
-  };
-  const sessions = new Set(requests.flatMap((request) => request.headers['mcp-session-id'] ?? []));
-  expect(sessions.size).toBe(1);
+  expect(await scenario.handshakes()).toBe(handshaken);
+  expect((await scenario.sessions()).size).toBe(1);
   await scenario.remove();
 });
 
 test('two tabs keep a session each: both hear a tool added, a reload makes no handshake, Remove in one spares the other', async ({
   context,
 }) => {
-  const scenario = await plainScenario();
+  const scenario = await countedServer();
   const script: MockScript = [...ECHO_SCRIPT, { when: { userSays: 'grow' }, call: [{ tool: 'add-tool', args: {} }] }];
   const first = await context.newPage();
   await openChat(first, model, script, scenario.mcp);
@@ -88,14 +78,6 @@ test('two tabs keep a session each: both hear a tool added, a reload makes no ha
   }
 
   // Two sessions at the server, one in each tab's sessionStorage, none in the localStorage they share.
-  const seen = async () => {
-    const { requests } = (await readFaultStats(scenario.mcp.replace(/\/mcp$/, '/stats'))) as {
-      requests: Array<{ httpMethod: string; headers: Record<string, string> }>;
-    };
-    return requests;
-  };
-  const sessionsSeen = async () =>
-    new Set((await seen()).flatMap((request) => request.headers['mcp-session-id'] ?? []));
   /** The session a tab keeps for the server, in its own sessionStorage. */
   const sessionOf = (page: typeof first) =>
     page.evaluate(() => {
@@ -105,17 +87,17 @@ test('two tabs keep a session each: both hear a tool added, a reload makes no ha
       return stored?.sessionId;
     });
   const [one, two] = [await sessionOf(first), await sessionOf(second)];
-  expect(await sessionsSeen()).toEqual(new Set([one, two]));
+  expect(await scenario.sessions()).toEqual(new Set([one, two]));
   expect(one).not.toBe(two);
   expect(await first.evaluate(() => localStorage.getItem('mcp:session:reference'))).toBeNull();
 
   // A reload of one tab resumes its own session, with no handshake.
-  const handshaken = await handshakes(scenario);
+  const handshaken = await scenario.handshakes();
   await first.reload();
   await expectStatus(first, 'reference', 'ready');
   await expect(first.locator('#tools li')).toHaveCount(12);
   expect(await sessionOf(first)).toBe(one);
-  expect(await handshakes(scenario)).toBe(handshaken);
+  expect(await scenario.handshakes()).toBe(handshaken);
 
   // Remove in the second tab ends its session only: the first one's goes on.
   await serverEntry(second, 'reference').getByRole('button', { name: 'Remove' }).click();
@@ -124,7 +106,7 @@ test('two tabs keep a session each: both hear a tool added, a reload makes no ha
   await send(first, 'echo, please');
   await expect(first.locator('.entry.assistant').last()).toHaveText(/^The tool said: .*still here/);
   await expectStatus(first, 'reference', 'ready');
-  const ended = (await seen()).filter((request) => request.httpMethod === 'DELETE');
+  const ended = (await scenario.stats()).requests.filter((request) => request.httpMethod === 'DELETE');
   expect(ended.map((request) => request.headers['mcp-session-id'])).toEqual([two]);
   // The list the tabs share no longer has the server: the first tab drops it at its next load.
   await first.reload();
@@ -136,7 +118,7 @@ test('two tabs keep a session each: both hear a tool added, a reload makes no ha
 test('a server whose network drops shows reconnecting with the next attempt, then ready when it comes back', async ({
   page,
 }) => {
-  const scenario = await plainScenario();
+  const scenario = await countedServer();
   const cable = await startCable(HTTP_TEST_SERVERS.faults);
   try {
     await openChat(page, model, ECHO_SCRIPT, scenario.mcp.replace(HTTP_TEST_SERVERS.faults, cable.origin));
@@ -160,7 +142,7 @@ test('a server whose network drops shows reconnecting with the next attempt, the
     await send(page, 'echo again');
     await expect(page.getByRole('region', { name: 'Tool call echo' }).nth(1)).toHaveAttribute('data-state', 'done');
     // The session came back with the server: no second handshake.
-    expect(await handshakes(scenario)).toBe(2);
+    expect(await scenario.handshakes()).toBe(2);
   } finally {
     await cable.close();
     await scenario.remove();
@@ -168,41 +150,22 @@ test('a server whose network drops shows reconnecting with the next attempt, the
 });
 
 test.describe('sign-in', () => {
-  let auth: AuthServers;
-  test.beforeAll(async () => {
-    auth = await startAuthServers();
-  });
-  test.afterAll(async () => {
-    await auth?.close();
-  });
+  const auth = useAuthServers();
 
   test('a blocked popup leaves the sign-in page as a link, and following it signs the user in', async ({ page }) => {
-    const scenario = await auth.createScenario();
-    await page.addInitScript(() => {
-      window.open = () => null; // as a popup blocker does
-    });
+    const scenario = await auth().createScenario();
+    await blockPopups(page);
     await openChat(page, model, ECHO_SCRIPT, scenario.info().mcp);
-    await expectStatus(page, 'reference', 'authorizing');
-    const entry = serverEntry(page, 'reference');
-    await entry.getByRole('button', { name: 'Sign in' }).click();
-    const link = entry.getByRole('link', { name: 'open the sign-in page' });
-    await expect(link).toHaveAttribute('href', /\/oauth\/authorize\?/);
-    await expectStatus(page, 'reference', 'authorizing');
-
-    // The user follows the link: the sign-in page, then the callback, in a tab of their own with no opener.
-    const [tab] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
-    await tab.waitForURL((landed) => landed.pathname === '/callback.html' && landed.searchParams.has('code'));
-    await expect(tab.locator('body')).toContainText('go back to the chat');
-    await expectStatus(page, 'reference', 'ready');
+    await signInThroughLink(page);
     await send(page, 'echo, please');
     await expect(page.locator('.entry.assistant').last()).toHaveText(/^The tool said: .*still here/);
-    expect(scenario.stats().requests.filter((request) => request.path === '/oauth/authorize')).toHaveLength(1);
+    expect(signInPagesShown(scenario)).toBe(1);
   });
 
   test('two tabs, one server: the second waits for the sign-in the first runs, and both end ready with one sign-in', async ({
     context,
   }) => {
-    const scenario = await auth.createScenario();
+    const scenario = await auth().createScenario();
     const first = await context.newPage();
     await openChat(first, model, ECHO_SCRIPT, scenario.info().mcp);
     await expectStatus(first, 'reference', 'authorizing');
@@ -221,7 +184,7 @@ test.describe('sign-in', () => {
     await expectStatus(first, 'reference', 'ready');
     // The second tab connects with the tokens the first one stored: it never showed a sign-in of its own.
     await expectStatus(second, 'reference', 'ready');
-    expect(scenario.stats().requests.filter((request) => request.path === '/oauth/authorize')).toHaveLength(1);
+    expect(signInPagesShown(scenario)).toBe(1);
   });
 });
 
@@ -230,37 +193,13 @@ test.describe('what a user or another script puts in', () => {
     page,
   }) => {
     await page.goto(`${BROWSER_CHAT_URL}/`);
-    const error = page.getByRole('form', { name: 'Add a server' }).locator('.error');
-    const refused: [string, string, RegExp][] = [
-      ['script', 'javascript:alert(1)', /^ConnectionError: .*"javascript:alert\(1\)" is not an http: or https: URL/],
-      ['data', 'data:text/html,<img src=x onerror="window.owned=1">', /^ConnectionError: .*"data:text\/html,<img/],
-      ['plain', 'http://example.com/mcp', /^ConnectionError: example\.com is not this machine: use https/],
-      ['<img src=x onerror="window.owned=1">', MCP_SERVER, /^ConnectionError: .*is not a server name/],
-    ];
-    for (const [name, url, message] of refused) {
-      await addServer(page, name, url);
-      await expect(error).toHaveText(message);
-    }
+    await expectTypedInputRefused(page, MCP_SERVER);
     await expect(page.locator('#servers li')).toHaveCount(0);
-    // What was typed stayed text, and nothing of it was kept.
-    await expect(page.locator('img')).toHaveCount(0);
-    expect(await page.evaluate(() => 'owned' in window)).toBe(false);
-    expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('mcp:')))).toEqual([]);
   });
 
   test("what a server says (its refusal's body) shows as text in the panel, never as markup", async ({ page }) => {
-    const markup = '<img src=x onerror="window.owned=1">refused';
-    const { mcp } = await createFaultScenario(HTTP_TEST_SERVERS.faults, {
-      inner: 'stateful',
-      rules: [{ action: { type: 'status', status: 403, body: markup } }],
-    });
     await page.goto(`${BROWSER_CHAT_URL}/`);
-    await addServer(page, 'hostile', mcp);
-    await expectStatus(page, 'hostile', 'failed');
-    await expect(serverEntry(page, 'hostile').getByRole('alert')).toContainText(markup);
-    await expect(page.locator('#servers img')).toHaveCount(0);
-    expect(await page.evaluate(() => 'owned' in window)).toBe(false);
-    await expect(serverEntry(page, 'hostile').getByRole('button', { name: 'Retry' })).toBeEnabled();
+    await expectRefusalShownAsText(page);
   });
 
   test('garbage another script left in localStorage is reported, and the page loads the servers that are sound', async ({

@@ -1,18 +1,16 @@
 import type { Page } from '@playwright/test';
 import { BROWSER_CHAT_URL } from '../playwright.config';
-import { type AuthServers, startAuthServers } from '../test-servers/auth/serve.mjs';
 import { type FormsServer, startFormsServer } from '../test-servers/forms/serve.mjs';
 import { type MockModel, type MockScript, startMockModel } from '../test-servers/mock-model/serve.mjs';
+import { API_KEY, fillModel, openChat, send } from './browser-chat-page.js';
 import {
-  API_KEY,
   addServer,
+  countedServer,
   expectStatus,
-  fillModel,
-  openChat,
-  plainScenario,
-  send,
   serverEntry,
-} from './browser-chat-page.js';
+  signInThroughPopup,
+  useAuthServers,
+} from './chat-page.js';
 import { expect, test } from './fixtures.js';
 
 /**
@@ -118,7 +116,7 @@ test('two tools running at once each show their own progress', async ({ page }) 
 test('Stop ends the turn while a tool runs, the server hears the cancellation, and the next message works', async ({
   page,
 }) => {
-  const scenario = await plainScenario();
+  const scenario = await countedServer();
   await ready(page, LONG_SLOW_SCRIPT, scenario.mcp);
   await send(page, 'Run the slow tool');
   const card = page.getByRole('region', { name: 'Tool call slow' });
@@ -143,7 +141,7 @@ test('Stop ends the turn while a tool runs, the server hears the cancellation, a
 test('Add (double-clicked) adds one server; removing it during a turn stops the turn and ends its session', async ({
   page,
 }) => {
-  const scenario = await plainScenario();
+  const scenario = await countedServer();
   const stats = async () => {
     const { methods, requests } = await scenario.stats();
     const deletes = requests.filter((request) => request.httpMethod === 'DELETE').length;
@@ -365,28 +363,16 @@ test('a sampling request withdrawn (its server removed) closes with its buttons 
 });
 
 test.describe('OAuth', () => {
-  let auth: AuthServers;
-  test.beforeAll(async () => {
-    auth = await startAuthServers();
-  });
-  test.afterAll(async () => {
-    await auth?.close();
-  });
+  const auth = useAuthServers();
 
   test('a protected server waits for Sign in, whose click opens the popup, then the chat uses it', async ({ page }) => {
-    const scenario = await auth.createScenario();
+    const scenario = await auth().createScenario();
     const script: MockScript = [
       QUOTE_TOOL,
       { when: { userSays: 'echo' }, call: [{ tool: 'echo', args: { text: 'signed in' } }] },
     ];
     await openChat(page, model, script, scenario.info().mcp);
-    await expectStatus(page, 'reference', 'authorizing');
-    // Nothing opened by itself: the sign-in page was not even asked for yet.
-    expect(scenario.stats().requests.filter((entry) => entry.path === '/oauth/authorize')).toHaveLength(0);
-    const popup = page.waitForEvent('popup');
-    await serverEntry(page, 'reference').getByRole('button', { name: 'Sign in' }).click();
-    await expectStatus(page, 'reference', 'ready');
-    expect((await popup).isClosed()).toBe(true);
+    await signInThroughPopup(page, scenario);
     await send(page, 'echo please');
     await expect(page.locator('.entry.assistant').last()).toHaveText(/^The tool said: .*signed in/);
     const registration = scenario.stats().registrations[0];

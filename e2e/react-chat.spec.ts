@@ -1,14 +1,28 @@
 import type { Page } from '@playwright/test';
 import { HTTP_TEST_SERVERS, REACT_CHAT_URL } from '../playwright.config';
-import { createFaultScenario, readFaultStats } from '../runtimes/faults.js';
-import { type AuthServers, startAuthServers } from '../test-servers/auth/serve.mjs';
 import { type MockModel, type MockScript, startMockModel } from '../test-servers/mock-model/serve.mjs';
+import {
+  addServer,
+  blockPopups,
+  type CountedServer,
+  countedServer,
+  expectRefusalShownAsText,
+  expectStatus,
+  expectTypedInputRefused,
+  fillModel as fillSettings,
+  serverEntry,
+  signInPagesShown,
+  signInThroughLink,
+  signInThroughPopup,
+  useAuthServers,
+} from './chat-page.js';
 import { expect, test } from './fixtures.js';
 
 /**
  * examples/react-chat as a user drives it: built by Vite, served by `vite
  * preview` on its own origin (REACT_CHAT_URL), talking cross-origin to the MCP
- * test servers and to the scripted mock model.
+ * test servers and to the scripted mock model. What its page shares with
+ * examples/browser-chat's is in chat-page.ts.
  */
 
 const API_KEY = 'react-chat-test-key';
@@ -33,22 +47,7 @@ test.afterAll(async () => {
 });
 
 async function fillModel(page: Page): Promise<void> {
-  await page.getByLabel('Base URL').fill(model.url);
-  await page.getByLabel('API key').fill(API_KEY);
-  await page.getByLabel('Model', { exact: true }).fill('mock-model');
-}
-
-async function addServer(page: Page, name: string, url: string): Promise<void> {
-  const form = page.getByRole('form', { name: 'Add a server' });
-  await form.getByLabel('Name').fill(name);
-  await form.getByLabel('URL').fill(url);
-  await form.getByRole('button', { name: 'Add' }).click();
-}
-
-const serverEntry = (page: Page, name: string) => page.getByRole('listitem', { name, exact: true });
-
-async function expectStatus(page: Page, name: string, status: string): Promise<void> {
-  await expect(serverEntry(page, name)).toHaveAttribute('data-status', status);
+  await fillSettings(page, model, API_KEY);
 }
 
 /** The chat with the model filled in and one server, `reference` at `url`, added. */
@@ -65,25 +64,23 @@ async function send(page: Page, text: string): Promise<void> {
 
 const lastAnswer = (page: Page) => page.locator('.entry.assistant').last();
 
-/** The reference server behind a fault-server scenario with no rules, which counts what it receives. */
-async function countedServer() {
-  const { mcp, stats } = await createFaultScenario(HTTP_TEST_SERVERS.faults, { inner: 'stateful', rules: [] });
-  const read = async () =>
-    (await readFaultStats(stats)) as {
-      methods: Record<string, number>;
-      requests: Array<{ headers: Record<string, string> }>;
-    };
-  return {
-    mcp,
-    /** Handshakes: `initialize` (2025 era) and `server/discover` (the 2026-07-28 era probe). */
-    handshakes: async () => {
-      const { methods } = await read();
-      return (methods.initialize ?? 0) + (methods['server/discover'] ?? 0);
-    },
-    sessions: async () =>
-      new Set((await read()).requests.flatMap((request) => request.headers['mcp-session-id'] ?? [])),
-    remove: () => fetch(stats.replace(/\/stats$/, ''), { method: 'DELETE' }),
-  };
+/**
+ * Runs `body` on the chat with one server, `reference`, counted at the server and ready; then checks that
+ * nothing since made a new handshake and that every request went on the one session.
+ */
+async function onOneSession(page: Page, body: (server: CountedServer) => Promise<void>): Promise<void> {
+  const server = await countedServer();
+  try {
+    await openChat(page, server.mcp);
+    await expectStatus(page, 'reference', 'ready');
+    const handshakes = await server.handshakes();
+    expect(handshakes).toBeGreaterThan(0);
+    await body(server);
+    expect(await server.handshakes()).toBe(handshakes);
+    expect((await server.sessions()).size).toBe(1);
+  } finally {
+    await server.remove();
+  }
 }
 
 test('a server added by URL shows ready, and a chat turn calls its tool with its arguments, progress and result', async ({
@@ -152,13 +149,7 @@ test('a sampling request is shown for approval, and approved, the chat model ans
 test('after a reload the servers come back from localStorage and resume their sessions, with no new handshake', async ({
   page,
 }) => {
-  const server = await countedServer();
-  try {
-    await openChat(page, server.mcp);
-    await expectStatus(page, 'reference', 'ready');
-    const handshakes = await server.handshakes();
-    expect(handshakes).toBeGreaterThan(0);
-
+  await onOneSession(page, async () => {
     await page.reload();
     await expectStatus(page, 'reference', 'ready');
     await expect(page.locator('.tools li')).toHaveCount(11);
@@ -166,22 +157,13 @@ test('after a reload the servers come back from localStorage and resume their se
     await fillModel(page);
     await send(page, 'echo, please');
     await expect(lastAnswer(page)).toHaveText(/^The tool said: .*still here/);
-    expect(await server.handshakes()).toBe(handshakes);
-    expect((await server.sessions()).size).toBe(1);
-  } finally {
-    await server.remove();
-  }
+  });
 });
 
 test('a server the browser cannot reach shows reconnecting with the next attempt, then ready on the same session', async ({
   page,
 }) => {
-  const server = await countedServer();
-  try {
-    await openChat(page, server.mcp);
-    await expectStatus(page, 'reference', 'ready');
-    const handshakes = await server.handshakes();
-
+  await onOneSession(page, async (server) => {
     // The network to the MCP server fails (the model is still there); the next tool call finds it out.
     const unreachable = `${new URL(server.mcp).origin}/**`;
     await page.route(unreachable, (route) => route.abort('connectionrefused'));
@@ -202,12 +184,8 @@ test('a server the browser cannot reach shows reconnecting with the next attempt
     await expect(page.getByRole('button', { name: 'Send' })).toBeEnabled();
     await send(page, 'echo again');
     await expect(page.getByRole('region', { name: 'Tool call echo' }).last()).toHaveAttribute('data-state', 'done');
-    // The session came back with the server: no new handshake, one session throughout.
-    expect(await server.handshakes()).toBe(handshakes);
-    expect((await server.sessions()).size).toBe(1);
-  } finally {
-    await server.remove();
-  }
+    // The session came back with the server (onOneSession checks): no new handshake, one session throughout.
+  });
 });
 
 test.describe('what a user types or a server says', () => {
@@ -215,86 +193,38 @@ test.describe('what a user types or a server says', () => {
     page,
   }) => {
     await page.goto(`${REACT_CHAT_URL}/`);
-    const error = page.getByRole('form', { name: 'Add a server' }).getByRole('alert');
-    const refused: [string, string, RegExp][] = [
-      ['script', 'javascript:alert(1)', /^ConnectionError: .*"javascript:alert\(1\)" is not an http: or https: URL/],
-      ['data', 'data:text/html,<img src=x onerror="window.owned=1">', /^ConnectionError: .*"data:text\/html,<img/],
-      ['plain', 'http://example.com/mcp', /^ConnectionError: example\.com is not this machine: use https/],
-      ['<img src=x onerror="window.owned=1">', `${HTTP_TEST_SERVERS.modes}/stateful`, /is not a server name/],
-    ];
-    for (const [name, url, message] of refused) {
-      await addServer(page, name, url);
-      await expect(error).toHaveText(message);
-    }
+    await expectTypedInputRefused(page, `${HTTP_TEST_SERVERS.modes}/stateful`);
     await expect(page.locator('.servers li')).toHaveCount(0);
-    await expect(page.locator('img')).toHaveCount(0);
-    expect(await page.evaluate(() => 'owned' in window)).toBe(false);
-    expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('mcp:')))).toEqual([]);
   });
 
   test("a server's refusal shows as text in the panel, never as markup, with Retry", async ({ page }) => {
-    const markup = '<img src=x onerror="window.owned=1">refused';
-    const { mcp } = await createFaultScenario(HTTP_TEST_SERVERS.faults, {
-      inner: 'stateful',
-      rules: [{ action: { type: 'status', status: 403, body: markup } }],
-    });
     await page.goto(`${REACT_CHAT_URL}/`);
-    await addServer(page, 'hostile', mcp);
-    await expectStatus(page, 'hostile', 'failed');
-    await expect(serverEntry(page, 'hostile').getByRole('alert')).toContainText(markup);
-    await expect(page.locator('img')).toHaveCount(0);
-    expect(await page.evaluate(() => 'owned' in window)).toBe(false);
-    await expect(serverEntry(page, 'hostile').getByRole('button', { name: 'Retry' })).toBeEnabled();
+    await expectRefusalShownAsText(page);
     await serverEntry(page, 'hostile').getByRole('button', { name: 'Remove' }).click();
     await expect(page.locator('.servers li')).toHaveCount(0);
   });
 });
 
 test.describe('sign-in', () => {
-  let auth: AuthServers;
-  test.beforeAll(async () => {
-    auth = await startAuthServers();
-  });
-  test.afterAll(async () => {
-    await auth?.close();
-  });
+  const auth = useAuthServers();
 
   test('a protected server waits for Sign in, whose click opens the popup, then comes ready', async ({ page }) => {
-    const scenario = await auth.createScenario();
+    const scenario = await auth().createScenario();
     await openChat(page, scenario.info().mcp);
-    await expectStatus(page, 'reference', 'authorizing');
-    // Nothing opened by itself: the sign-in page was not even asked for yet.
-    expect(scenario.stats().requests.filter((entry) => entry.path === '/oauth/authorize')).toHaveLength(0);
-    const popup = page.waitForEvent('popup');
-    await serverEntry(page, 'reference').getByRole('button', { name: 'Sign in' }).click();
-    await expectStatus(page, 'reference', 'ready');
-    expect((await popup).isClosed()).toBe(true);
+    await signInThroughPopup(page, scenario);
     await send(page, 'echo, please');
     await expect(lastAnswer(page)).toHaveText(/^The tool said: .*still here/);
     expect(scenario.stats().registrations[0]?.metadata.redirect_uris).toEqual([`${REACT_CHAT_URL}/callback.html`]);
   });
 
   test('a blocked popup leaves the sign-in page as a link, and following it signs the user in', async ({ page }) => {
-    const scenario = await auth.createScenario();
-    await page.addInitScript(() => {
-      window.open = () => null; // as a popup blocker does
-    });
+    const scenario = await auth().createScenario();
+    await blockPopups(page);
     await openChat(page, scenario.info().mcp);
-    await expectStatus(page, 'reference', 'authorizing');
-    const entry = serverEntry(page, 'reference');
-    await entry.getByRole('button', { name: 'Sign in' }).click();
-    const link = entry.getByRole('link', { name: 'open the sign-in page' });
-    await expect(link).toHaveAttribute('href', /\/oauth\/authorize\?/);
-    await expectStatus(page, 'reference', 'authorizing');
-
-    // The user follows the link: the sign-in page, then the callback, in a tab of its own with no opener.
-    const [tab] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
-    await tab.waitForURL((landed) => landed.pathname === '/callback.html' && landed.searchParams.has('code'));
-    await expect(tab.locator('body')).toContainText('go back to the chat');
-    await expectStatus(page, 'reference', 'ready');
+    await signInThroughLink(page);
     await send(page, 'echo, please');
     await expect(lastAnswer(page)).toHaveText(/^The tool said: .*still here/);
-    expect(scenario.stats().requests.filter((request) => request.path === '/oauth/authorize')).toHaveLength(1);
+    expect(signInPagesShown(scenario)).toBe(1);
   });
 });
 

@@ -1,7 +1,9 @@
+import type { Page } from '@playwright/test';
 import { type HttpServers, startHttpServers } from '../test-servers/http/serve.mjs';
 import { expect, test } from './fixtures.js';
-import { type AppServer, REACT_VERSIONS, startAppServer } from './react/app-server.js';
+import { type AppServer, REACT_VERSIONS, type ReactVersion, startAppServer } from './react/app-server.js';
 import { callFrom, openApp } from './react/drive-app.js';
+import type { ProviderSetup } from './react/setup.js';
 
 // @mcp/react's hooks (built) in Chromium, on React 18 and 19: e2e/react/app.tsx renders what useMcp and
 // useMcpServers return; each test reads the DOM and what the reference server behind a fault scenario saw.
@@ -34,15 +36,26 @@ function server() {
   return { url: `${http.faults}${path}`, stats, handshakes };
 }
 
+/**
+ * The app on `react` with one provider whose set holds `notes`, a server of its own (the provider's
+ * other settings from `provider`), once the panel of `notes` shows it ready.
+ */
+async function readyNotes(page: Page, react: ReactVersion, provider: Partial<ProviderSetup> = {}) {
+  const notes = server();
+  await openApp(page, app, react, {
+    providers: [{ id: 'app', servers: [{ name: 'notes', url: notes.url }], ...provider }],
+  });
+  const panel = page.getByTestId('server-notes');
+  await expect(panel.getByTestId('status')).toHaveText('ready');
+  return { notes, panel };
+}
+
 for (const react of REACT_VERSIONS) {
   test.describe(`React ${react}`, () => {
     test('a tool list that changes (add-tool) re-renders in useMcp and useMcpServers, with no reload', async ({
       page,
     }) => {
-      const notes = server();
-      await openApp(page, app, react, { providers: [{ id: 'app', servers: [{ name: 'notes', url: notes.url }] }] });
-      const panel = page.getByTestId('server-notes');
-      await expect(panel.getByTestId('status')).toHaveText('ready');
+      const { notes, panel } = await readyNotes(page, react);
       await expect(panel.getByTestId('server-info')).toHaveText('mcp-reference-server (legacy)');
       await expect(panel.getByTestId('tools').locator('li')).toHaveCount(11);
       await expect(page.getByTestId('servers')).toHaveText('notes: ready');
@@ -62,10 +75,7 @@ for (const react of REACT_VERSIONS) {
     test("callTool through the hook: progress as it runs; Abort rejects with the abort's reason and cancels at the server", async ({
       page,
     }) => {
-      const notes = server();
-      await openApp(page, app, react, { providers: [{ id: 'app', servers: [{ name: 'notes', url: notes.url }] }] });
-      const panel = page.getByTestId('server-notes');
-      await expect(panel.getByTestId('status')).toHaveText('ready');
+      const { notes, panel } = await readyNotes(page, react);
 
       const short = await callFrom(panel, 'slow', { steps: 3, intervalMs: 100 });
       await expect(short.locator('output')).toHaveText('done after 3 steps');
@@ -85,10 +95,7 @@ for (const react of REACT_VERSIONS) {
     test('an elicitation answered through the hook’s pending list; a sampling request approved, then declined', async ({
       page,
     }) => {
-      const notes = server();
-      await openApp(page, app, react, { providers: [{ id: 'app', servers: [{ name: 'notes', url: notes.url }] }] });
-      const panel = page.getByTestId('server-notes');
-      await expect(panel.getByTestId('status')).toHaveText('ready');
+      const { panel } = await readyNotes(page, react);
       const pending = panel.getByTestId('pending');
 
       const asked = await callFrom(panel, 'elicit', { message: 'Who are you?' });
@@ -173,12 +180,7 @@ for (const react of REACT_VERSIONS) {
     test('a reload with a LocalStorageStore resumes the session: no new handshake, and calls go on', async ({
       page,
     }) => {
-      const notes = server();
-      await openApp(page, app, react, {
-        providers: [{ id: 'app', servers: [{ name: 'notes', url: notes.url }], store: 'local' }],
-      });
-      const panel = page.getByTestId('server-notes');
-      await expect(panel.getByTestId('status')).toHaveText('ready');
+      const { notes, panel } = await readyNotes(page, react, { store: 'local' });
       await expect((await callFrom(panel, 'echo', { text: 'before' })).locator('output')).toHaveText('before');
       expect(notes.handshakes()).toEqual({ discover: 1, initialize: 1 });
       const session = notes.stats().requests.at(-1)?.headers['mcp-session-id'];

@@ -58,6 +58,7 @@ const CONSTANT_SOURCES = [
   ...LIMIT_SOURCES,
   ...FIXED_LIMITS.map((fixed) => fixed.path),
   'packages/core/src/auth/pending-authorizations.ts',
+  'packages/core/src/connections/tool-bounds.ts',
 ];
 
 /** Numeric options with a documented default that bound nothing, left out of the limits table. */

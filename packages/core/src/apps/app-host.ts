@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import type { Client } from '../client/client.js';
 import { RpcError } from '../errors/rpc-error.js';
 import { toErrorObject } from '../errors/to-error-object.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { isAppVisible } from '../protocol/apps.js';
+import { APP_REQUEST_REFUSED, ErrorCode } from '../protocol/error-codes.js';
 import { JSONRPC_VERSION, type JsonRpcMessage, JsonRpcMessageSchema, type RequestId } from '../protocol/jsonrpc.js';
 import type { Tool } from '../protocol/tool-definition.js';
 import type { CallToolResult, ToolResult } from '../protocol/tools.js';
@@ -27,15 +28,11 @@ import {
   ViewToolCallParamsSchema,
 } from './view-messages.js';
 import { readViewResource, type ViewResource } from './view-resource.js';
-import { viewMayCall } from './view-tool-access.js';
 
 /** The MCP Apps protocol version this host speaks (the stable `2026-01-26`). */
 export const APPS_PROTOCOL_VERSION = '2026-01-26';
 
-/** Implementation-defined JSON-RPC code for a request the host refused (MCP Apps 2026-01-26 uses -32000). */
-const REFUSED = -32000;
-
-const refused = (message: string) => new RpcError(REFUSED, message);
+const refused = (message: string) => new RpcError(APP_REQUEST_REFUSED, message);
 
 /** `ui/notifications/sandbox-error` from the proxy page (ours: the spec reserves `sandbox-*` for host and proxy). */
 const SandboxErrorSchema = v.object({
@@ -44,6 +41,9 @@ const SandboxErrorSchema = v.object({
 });
 
 type Params = Record<string, unknown>;
+
+/** The least time between two `tools/list` reads a view's calls cause, in milliseconds. */
+const RELIST_INTERVAL = 10_000;
 
 /**
  * The host side of one MCP Apps view (`io.modelcontextprotocol/ui`, 2026-01-26):
@@ -74,7 +74,9 @@ export class AppHost {
   #state: AppHostState = 'idle';
   #error: AppViewError | undefined;
   #context: AppHostContext;
-  #tools = new Map<string, Tool>();
+  readonly #tools = new Map<string, Tool>();
+  #listing: Promise<Tool[]> | undefined;
+  #listedAt = Number.NEGATIVE_INFINITY;
   #resource: ViewResource | undefined;
   #frame: HTMLIFrameElement | undefined;
   #listening = false;
@@ -264,10 +266,20 @@ export class AppHost {
     this.#applyFixedSize();
   }
 
-  /** A tool of the view's server by name, from one `tools/list` (again once for a name it lacked). */
+  /**
+   * A tool of the view's server by name. The list is read once, and again for
+   * a name it lacks at most every {@link RELIST_INTERVAL} ms, one read at a
+   * time: a view asking for made-up names must not turn into a `tools/list`
+   * per message at its server.
+   */
   async #tool(name: string): Promise<Tool | undefined> {
-    if (!this.#tools.has(name)) {
-      for (const tool of await this.#client.listTools()) this.#tools.set(tool.name, tool);
+    const now = Date.now();
+    if (!this.#tools.has(name) && (this.#listing !== undefined || now - this.#listedAt >= RELIST_INTERVAL)) {
+      this.#listedAt = now;
+      this.#listing ??= this.#client.listTools().finally(() => {
+        this.#listing = undefined;
+      });
+      for (const tool of await this.#listing) this.#tools.set(tool.name, tool);
     }
     return this.#tools.get(name);
   }
@@ -412,7 +424,7 @@ export class AppHost {
   ) {
     // Only the view's own server is reachable: its client is the only one this host holds.
     const tool = await this.#tool(name).catch(() => undefined);
-    if (tool === undefined || !viewMayCall(tool)) {
+    if (tool === undefined || !isAppVisible(tool)) {
       throw refused(`Tool ${name.slice(0, 100)} is not available to apps`);
     }
     if (!(await consent(this.#policy.confirmToolCall, { name, arguments: args, tool }, true))) {

@@ -36,4 +36,3 @@ export type {
 export { AppViewError, type AppViewErrorCode } from './app-view-error.js';
 export type { AppContainerDimensions, AppDisplayMode, AppHostContext } from './host-context.js';
 export { MAX_VIEW_MESSAGE_DEPTH } from './view-bounds.js';
-export { APP_VIEW_MIME_TYPE } from './view-resource.js';

@@ -2,9 +2,10 @@
 export const MAX_VIEW_MESSAGE_DEPTH = 64;
 
 /**
- * The size of `value` as JSON in UTF-8 bytes, or `undefined` once it passes
- * `max`, nests deeper than {@link MAX_VIEW_MESSAGE_DEPTH}, or holds something
- * JSON has no form for. `postMessage` hands over a structured clone, which may
+ * The size of `value` as JSON in UTF-8 bytes (never less; escapes count at their
+ * longest). Past `max` it stops counting and returns what it had, a number over
+ * `max`. `undefined` when the value nests deeper than
+ * {@link MAX_VIEW_MESSAGE_DEPTH} or holds something JSON has no form for. `postMessage` hands over a structured clone, which may
  * hold a `Map`, a `Blob` or an `ArrayBuffer` of any size: counting walks the
  * value once, without building the JSON text, and stops at the first byte past
  * the bound, so a 20 MB message costs no more than a 1 MB one.
@@ -15,7 +16,8 @@ export function jsonBytes(value: unknown, max: number): number | undefined {
   while (stack.length > 0) {
     const next = stack.pop() as { value: unknown; depth: number };
     const item = next.value;
-    if (item === null || typeof item === 'boolean') total += 5;
+    // `undefined` is what JSON leaves out (a member) or writes as null (in an array): SDKs leave optional fields so.
+    if (item === null || item === undefined || typeof item === 'boolean') total += 5;
     else if (typeof item === 'number') {
       if (!Number.isFinite(item)) return undefined;
       total += String(item).length;
@@ -34,7 +36,7 @@ export function jsonBytes(value: unknown, max: number): number | undefined {
         }
       } else return undefined;
     } else return undefined;
-    if (total > max) return undefined;
+    if (total > max) return total;
   }
   return total;
 }

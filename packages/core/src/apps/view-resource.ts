@@ -1,13 +1,11 @@
 import * as v from 'valibot';
 import type { Client } from '../client/client.js';
+import { MCP_APP_MIME_TYPE, toolResourceUri } from '../protocol/apps.js';
 import type { Tool } from '../protocol/tool-definition.js';
 import { type AppDeclaredPermissions, grantedPermissions } from './app-allow.js';
 import { type AppCsp, AppCspSchema } from './app-csp.js';
 import type { AppPermissions } from './app-policy.js';
 import { AppViewError } from './app-view-error.js';
-
-/** The one MIME type a view may have (MCP Apps 2026-01-26, UI resource format). */
-export const APP_VIEW_MIME_TYPE = 'text/html;profile=mcp-app';
 
 /** What the sandbox proxy is sent to load (`ui/notifications/sandbox-resource-ready`). */
 export interface ViewResource {
@@ -16,18 +14,6 @@ export interface ViewResource {
   readonly csp?: AppCsp;
   /** The features the resource declares that the app also grants, as the spec spells them (`{}` each). */
   readonly permissions?: AppDeclaredPermissions;
-}
-
-/**
- * The `ui://` URI a tool's view lives at: `_meta.ui.resourceUri`, or the
- * deprecated flat `_meta["ui/resourceUri"]`.
- */
-export function viewResourceUri(tool: Tool): string | undefined {
-  const meta = tool._meta ?? {};
-  const ui = meta.ui;
-  const nested = ui !== null && typeof ui === 'object' ? (ui as Record<string, unknown>).resourceUri : undefined;
-  const uri = nested ?? meta['ui/resourceUri'];
-  return typeof uri === 'string' ? uri : undefined;
 }
 
 /**
@@ -40,8 +26,8 @@ export async function readViewResource(
   tool: Tool,
   granted: AppPermissions = {},
 ): Promise<ViewResource> {
-  const uri = viewResourceUri(tool);
-  if (uri === undefined || !uri.startsWith('ui://')) {
+  const uri = toolResourceUri(tool);
+  if (uri === undefined) {
     throw new AppViewError('no_ui_resource', `tool ${tool.name} has no ui:// resource to show`);
   }
   const { contents } = await client.readResource(uri).catch((error: unknown) => {
@@ -49,10 +35,10 @@ export async function readViewResource(
   });
   const content = contents.find((part) => part.uri === uri) ?? contents[0];
   const mimeType = content?.mimeType?.replace(/\s+/g, '').toLowerCase();
-  if (content === undefined || mimeType !== APP_VIEW_MIME_TYPE) {
+  if (content === undefined || mimeType !== MCP_APP_MIME_TYPE) {
     throw new AppViewError(
       'unsupported_resource',
-      `${uri} is ${content?.mimeType ?? 'empty'}, not ${APP_VIEW_MIME_TYPE}: refusing to render it`,
+      `${uri} is ${content?.mimeType ?? 'empty'}, not ${MCP_APP_MIME_TYPE}: refusing to render it`,
     );
   }
   const html = content.text ?? (content.blob && new TextDecoder('utf-8', { fatal: false }).decode(content.blob));

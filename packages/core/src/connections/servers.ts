@@ -61,6 +61,19 @@ export interface ServersOptions {
 /** How a set's catalogue names and bounds its tools (`ServersOptions.tools`). */
 export interface ServersToolOptions extends Partial<ToolBounds> {
   /**
+   * Longest description a tool offers the model, in UTF-16 code units (default
+   * {@link DEFAULT_MAX_DESCRIPTION_CHARS}); `Infinity` for none. A longer one
+   * is cut to this length, its last character `…`, with a line in `warnings`.
+   */
+  readonly maxDescriptionChars?: number;
+  /**
+   * Largest input schema a tool may offer the model, in bytes of its JSON in
+   * UTF-8 (default {@link DEFAULT_MAX_SCHEMA_BYTES}, 64 KiB); `Infinity` for
+   * none. A tool whose schema is larger is left out, with a line in
+   * `warnings`, and takes no name from the others.
+   */
+  readonly maxSchemaBytes?: number;
+  /**
    * Put every tool's server name in front (`github__search`), not only the
    * names several servers list. With it, no name depends on which server
    * listed a tool first.

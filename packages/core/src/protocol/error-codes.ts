@@ -28,6 +28,13 @@ export const ErrorCode = {
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /**
+ * MCP Apps 2026-01-26: the code a host answers a view's request with when it
+ * refuses it (a link, a message, a tool call its policy denied). Apart from
+ * `ErrorCode` so that only `@mcp/core/apps` carries it.
+ */
+export const APP_REQUEST_REFUSED = -32000;
+
+/**
  * Pre-release numbers of the three 2026-07-28 codes, renumbered before the
  * revision was final. Never emitted; a client may tolerate them during migration.
  */

@@ -56,7 +56,20 @@ describe('built entry points', () => {
     const json = manifest('core');
     const entries = ['.', './protocol', './browser', './skills', './transport', './connections', './apps'];
     const bundled = entries.map((entry) => (entry === '.' ? './bundle' : `./bundle/${entry.slice(2)}`));
-    expect(Object.keys(json.exports).sort()).toEqual([...entries, ...bundled, './package.json'].sort());
+    const files = ['./apps/sandbox-proxy.html', './package.json'];
+    expect(Object.keys(json.exports).sort()).toEqual([...entries, ...bundled, ...files].sort());
+  });
+
+  it('core ships the MCP Apps sandbox proxy as one static page, its script inlined and not configured for any host', () => {
+    const json = manifest('core');
+    expect(json.exports['./apps/sandbox-proxy.html']).toBe('./dist/apps/sandbox-proxy.html');
+    requireBuilt('packages/core/dist/apps/sandbox-proxy.html');
+    const html = readFileSync(repoPath('packages/core/dist/apps/sandbox-proxy.html'), 'utf8');
+    expect(html).toContain('<meta name="mcp-host-origins" content="" />');
+    expect(html).toContain('ui/notifications/sandbox-proxy-ready');
+    // One file: nothing to fetch from wherever it is hosted.
+    expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=|\bimport\s*\(|\bimport\s*[{*"']/);
+    expect(readdirSync(repoPath('packages/core/dist/apps'))).toEqual(['sandbox-proxy.html']);
   });
 
   it('node-stdio ships the mcp command with a node shebang', () => {

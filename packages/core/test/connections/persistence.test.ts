@@ -19,6 +19,15 @@ function open(url: string, store: Store, events: ConnectionEvent[] = []): Connec
   return connection;
 }
 
+/** A first connection to the server at `path` (through a recording proxy), connected, with the store it keeps. */
+async function connectedOnce(path: string) {
+  const proxy = await proxyTo(path);
+  const store = new MemoryStore();
+  const first = open(proxy.url, store);
+  await first.connect();
+  return { proxy, store, first };
+}
+
 /** The handshakes the server saw: `initialize` (legacy) and `server/discover` (the probe, or modern). */
 function handshakes(proxy: RecordingProxy) {
   return { initialize: proxy.count('initialize'), discover: proxy.count('server/discover') };
@@ -26,10 +35,7 @@ function handshakes(proxy: RecordingProxy) {
 
 describe('Connection persistence', () => {
   it('resumes a legacy session from the store with no initialize and no server/discover (v1)', async () => {
-    const proxy = await proxyTo('/stateful');
-    const store = new MemoryStore();
-    const first = open(proxy.url, store);
-    await first.connect();
+    const { proxy, store, first } = await connectedOnce('/stateful');
     const session = first.getSnapshot();
     expect(handshakes(proxy)).toEqual({ initialize: 1, discover: 1 });
     await first.close({ keepSession: true });
@@ -48,10 +54,7 @@ describe('Connection persistence', () => {
   });
 
   it('resumes a modern session from the store with no server/discover (v2, 2026-07-28)', async () => {
-    const proxy = await proxyTo('/v2');
-    const store = new MemoryStore();
-    const first = open(proxy.url, store);
-    await first.connect();
+    const { proxy, store, first } = await connectedOnce('/v2');
     expect(first.getSnapshot().era).toBe('modern');
     expect(handshakes(proxy)).toEqual({ initialize: 0, discover: 1 });
     await first.close({ keepSession: true });
@@ -64,10 +67,7 @@ describe('Connection persistence', () => {
   });
 
   it('handshakes afresh over a stored value that is garbage, and overwrites it; the stored era skips the probe', async () => {
-    const proxy = await proxyTo('/stateful');
-    const store = new MemoryStore();
-    const first = open(proxy.url, store);
-    await first.connect();
+    const { proxy, store, first } = await connectedOnce('/stateful');
     await first.close({ keepSession: true });
     expect(await store.get(`mcp:era:${proxy.url}`)).toBe('legacy');
     await store.set('mcp:session:notes', { protocolVersion: '1999-01-01', serverInfo: 'me' });
@@ -82,10 +82,7 @@ describe('Connection persistence', () => {
   });
 
   it('renews a stored session the server no longer knows, and stores the new one', async () => {
-    const proxy = await proxyTo('/stateful');
-    const store = new MemoryStore();
-    const first = open(proxy.url, store);
-    await first.connect();
+    const { proxy, store, first } = await connectedOnce('/stateful');
     // Closed without keepSession: the session is ended on the server (DELETE) and forgotten.
     await first.close();
     expect(await store.get('mcp:session:notes')).toBeUndefined();
@@ -109,10 +106,7 @@ describe('Connection persistence', () => {
   });
 
   it('keeps nothing of a session under another name or another URL', async () => {
-    const proxy = await proxyTo('/stateful');
-    const store = new MemoryStore();
-    const first = open(proxy.url, store);
-    await first.connect();
+    const { store, first } = await connectedOnce('/stateful');
     await first.close({ keepSession: true });
     const other = await proxyTo('/stateful');
     const moved = open(other.url, store);

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { Connection, type ConnectionEvent, type ConnectionOptions } from '../../src/connections/index.js';
+import { startWatchedFaultServer } from '../transport/http/watched-servers.js';
 import {
   type Cable,
   faultScenario,
@@ -22,6 +23,16 @@ async function servers(port?: number): Promise<HttpServers> {
   return started;
 }
 
+/** The reference server (/stateful) behind a recording proxy, reached through a cable a test can unplug. */
+async function behindCable(): Promise<{ proxy: RecordingProxy; cable: Cable }> {
+  const started = await servers();
+  const proxy = await startRecordingProxy(`${started.modes}/stateful`);
+  cleanup(() => proxy.close());
+  const cable = await startCable(proxy.url);
+  cleanup(() => cable.close());
+  return { proxy, cable };
+}
+
 /** Reconnects fast, so a test sees several attempts in little time. */
 const quick = { baseDelayMs: 20, maxDelayMs: 100 };
 
@@ -38,6 +49,18 @@ function open(url: string, options: ConnectionOptions = {}) {
 /** Resolves once the connection reaches `status`. */
 function reaches(connection: Connection, status: string): Promise<void> {
   return vi.waitFor(() => expect(connection.getSnapshot().state.status).toBe(status), { timeout: 10_000 });
+}
+
+/**
+ * The states of a connection whose first attempt and `attempts` reconnects all failed:
+ * `connecting#0`, then `reconnecting#n` and `connecting#n` for each, then `failed`.
+ */
+function spentBudget(attempts: number): string[] {
+  const reconnects = Array.from({ length: attempts }, (_, index) => [
+    `reconnecting#${index + 1}`,
+    `connecting#${index + 1}`,
+  ]);
+  return ['connecting#0', ...reconnects.flat(), 'failed'];
 }
 
 describe('Connection supervision', () => {
@@ -60,11 +83,7 @@ describe('Connection supervision', () => {
   });
 
   it('resumes the same session after a network drop, with no new handshake', async () => {
-    const started = await servers();
-    const proxy = await startRecordingProxy(`${started.modes}/stateful`);
-    cleanup(() => proxy.close());
-    const cable = await startCable(proxy.url);
-    cleanup(() => cable.close());
+    const { proxy, cable } = await behindCable();
     const { connection, events } = open(`${cable.origin}/`, {
       healthCheck: { intervalMs: 50, timeoutMs: 1000 },
       reconnect: { maxAttempts: 100 },
@@ -82,11 +101,7 @@ describe('Connection supervision', () => {
   });
 
   it('notices a network drop through its GET stream alone, with no call in flight and no health check', async () => {
-    const started = await servers();
-    const proxy = await startRecordingProxy(`${started.modes}/stateful`);
-    cleanup(() => proxy.close());
-    const cable = await startCable(proxy.url);
-    cleanup(() => cable.close());
+    const { proxy, cable } = await behindCable();
     // The stream gives up after its second failure in a row (streamReconnect.maxFailures), a second or so.
     const { connection, events } = open(`${cable.origin}/`, {
       http: { streamReconnect: { maxFailures: 2, minDelay: 100 } },
@@ -158,30 +173,14 @@ describe('Connection supervision', () => {
       code: 'reconnect_budget',
       cause: expect.objectContaining({ name: 'TimeoutError' }),
     });
-    expect(states(events)).toEqual([
-      'connecting#0',
-      'reconnecting#1',
-      'connecting#1',
-      'reconnecting#2',
-      'connecting#2',
-      'failed',
-    ]);
+    expect(states(events)).toEqual(spentBudget(2));
   });
 
   it('makes exactly reconnect.maxAttempts attempts against a refused port, then fails', async () => {
     const started = await servers();
     const { connection, events } = open(started.refused, { reconnect: { maxAttempts: 3 } });
     await expect(connection.connect()).rejects.toMatchObject({ code: 'reconnect_budget' });
-    expect(states(events)).toEqual([
-      'connecting#0',
-      'reconnecting#1',
-      'connecting#1',
-      'reconnecting#2',
-      'connecting#2',
-      'reconnecting#3',
-      'connecting#3',
-      'failed',
-    ]);
+    expect(states(events)).toEqual(spentBudget(3));
   });
 
   it('stops at reconnect.maxElapsedMs whatever attempts are left', async () => {
@@ -223,6 +222,40 @@ describe('Connection supervision', () => {
     await reaches(connection, 'failed');
     expect(events).toContainEqual(expect.objectContaining({ type: 'health', ok: false }));
     expect(connection.getSnapshot().state).toMatchObject({ error: { code: 'reconnect_budget' } });
+  });
+
+  it('reconnects when a health-check ping never answers, after healthCheck.timeoutMs, and lets go of the ping', async () => {
+    // A fault server that shows, from its side, which responses the client still holds open.
+    const watched = await startWatchedFaultServer();
+    cleanup(() => watched.close());
+    const scenario = watched.scenario({
+      inner: 'stateful',
+      rules: [{ match: { method: 'ping' }, action: { type: 'stall' } }],
+    });
+    const timeoutMs = 400;
+    // A long wait before the next attempt keeps the connection in reconnecting while the test looks.
+    const { connection, events } = open(scenario.mcp, {
+      healthCheck: { intervalMs: 50, timeoutMs },
+      reconnect: { baseDelayMs: 60_000, maxDelayMs: 60_000 },
+    });
+    await connection.connect();
+    const readyAt = performance.now();
+    await vi.waitFor(async () => expect((await scenario.stats()).methods.ping).toBe(1));
+    await reaches(connection, 'reconnecting');
+    // The ping started at least intervalMs after ready, and was given up no sooner than timeoutMs after that.
+    expect(performance.now() - readyAt).toBeGreaterThanOrEqual(timeoutMs);
+    expect(events).toContainEqual({
+      type: 'health',
+      ok: false,
+      error: expect.objectContaining({ name: 'TimeoutError' }),
+    });
+    expect(connection.getSnapshot().state).toMatchObject({ attempt: 1, error: { name: 'TimeoutError' } });
+    // The stalled ping's POST (and the rest of the dropped client's streams) closed at the server while the
+    // connection still waits to reconnect, and no health check ran after the drop.
+    await vi.waitFor(() => expect(watched.openResponses()).toEqual([]));
+    expect(connection.getSnapshot().state.status).toBe('reconnecting');
+    expect(states(events)).toEqual(['connecting#0', 'ready', 'reconnecting#1']);
+    expect((await scenario.stats()).methods.ping).toBe(1);
   });
 
   it('fails at once, without reconnecting, when the server refuses for good (403)', async () => {
@@ -291,6 +324,3 @@ describe('Connection close', () => {
     await staysSilent(events);
   });
 });
-
-// Keeps the Cable and RecordingProxy types in use for readers of this file.
-export type { Cable, RecordingProxy };

@@ -83,6 +83,9 @@ describe('pnpm hostile-table', () => {
     expect(row('ConnectionOptions.authorization.timeout')).toMatch(/^600000\b/);
     expect(row('ServersOptions.maxServers')).toBe('32');
     expect(row('ReadyOptions.timeout')).toBe('30000');
+    // ServersOptions.tools takes ServersToolOptions, whose bounds name constants of tool-bounds.ts.
+    expect(row('ServersOptions.tools.maxDescriptionChars')).toBe('4000');
+    expect(row('ServersOptions.tools.maxSchemaBytes')).toMatch(/^65536, 64 KiB\b/);
     expect(row('LeaseOptions.lockWaitMs')).toMatch(/^70 s\b/);
     // A member without `readonly` is read too.
     expect(row('LocalStorageStoreOptions.lockWaitMs')).toMatch(/^60,000\b/);
