@@ -11,7 +11,10 @@ export const HTTP_TEST_SERVERS = { modes: 'http://127.0.0.1:8788', faults: 'http
 /** examples/browser-chat, built by Vite and served by `vite preview` on an origin of its own. */
 export const BROWSER_CHAT_URL = 'http://127.0.0.1:4174';
 
-/** examples/react-chat, built by Vite and served by `vite preview` on an origin of its own. */
+/**
+ * examples/react-chat, built by Vite and served by `vite preview` on an origin of its own; its MCP Apps
+ * sandbox proxy is served on the next port (4176), another origin.
+ */
 export const REACT_CHAT_URL = 'http://127.0.0.1:4175';
 
 /**

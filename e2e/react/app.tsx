@@ -9,6 +9,7 @@ import type { ServersOptions } from '@mcp/core/connections';
 import { McpProvider, useMcp, useMcpServers } from '@mcp/react';
 import { StrictMode, useEffect, version } from 'react';
 import { createRoot } from 'react-dom/client';
+import { Views } from './app-views.js';
 import { ServerPanel } from './server-panel.js';
 import type { ProviderSetup, Setup } from './setup.js';
 
@@ -83,6 +84,7 @@ function App() {
           <OwnServer {...server} />
         </section>
       ))}
+      {setup.views && <Views setup={setup.views} />}
     </main>
   );
 }

@@ -1,3 +1,4 @@
+import type { AppMessage } from '@mcp/core/apps';
 import { useMcpServers } from '@mcp/react';
 import type { ModelMessage } from 'ai';
 import { type FormEvent, useEffect, useReducer, useRef, useState } from 'react';
@@ -32,12 +33,9 @@ export function Chat({ settings }: { settings: ModelSettings }) {
     end.current?.scrollIntoView({ block: 'end' });
   }, [entries, snapshots]);
 
-  const send = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const input = event.currentTarget.elements.namedItem('text') as HTMLTextAreaElement;
-    const text = input.value.trim();
-    if (text === '' || turn || !set) return;
-    input.value = '';
+  /** Starts a turn with `text` as the user's message; false when one is running already. */
+  const submit = (text: string): boolean => {
+    if (text === '' || turn || !set) return false;
     const controller = new AbortController();
     setTurn(controller);
     turns.current += 1;
@@ -50,6 +48,22 @@ export function Chat({ settings }: { settings: ModelSettings }) {
       dispatch,
       signal: controller.signal,
     }).finally(() => setTurn(undefined));
+    return true;
+  };
+
+  const send = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const input = event.currentTarget.elements.namedItem('text') as HTMLTextAreaElement;
+    if (submit(input.value.trim())) input.value = '';
+  };
+
+  /** A view's `ui/message`: its text goes to the chat as the user's; refused (the view is told) while a turn runs. */
+  const fromApp = (message: AppMessage) => {
+    const text = message.content
+      .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+      .join('\n')
+      .trim();
+    if (!submit(text)) throw new Error('the chat is busy, or the message has no text');
   };
 
   return (
@@ -57,7 +71,7 @@ export function Chat({ settings }: { settings: ModelSettings }) {
       <div className="log" aria-live="polite">
         {entries.map((entry) =>
           entry.kind === 'tool' ? (
-            <ToolCall key={entry.id} entry={entry} />
+            <ToolCall key={entry.id} entry={entry} onAppMessage={fromApp} />
           ) : (
             <p key={entry.id} className={`entry ${entry.kind}`} role={entry.kind === 'error' ? 'alert' : undefined}>
               {entry.text}

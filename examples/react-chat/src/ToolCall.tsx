@@ -1,9 +1,14 @@
+import type { AppMessage } from '@mcp/core/apps';
+import { AppView } from './AppView.js';
 import { json } from './text.js';
 import type { ToolEntry } from './transcript.js';
 
-/** One tool call: its name and arguments, the server's progress while it runs, then its result or error. */
-export function ToolCall({ entry }: { entry: ToolEntry }) {
-  const { name, input, state, progress, output } = entry;
+/**
+ * One tool call: its name and arguments, the server's progress while it runs,
+ * then its result or error, and the tool's MCP Apps view when it has one.
+ */
+export function ToolCall({ entry, onAppMessage }: { entry: ToolEntry; onAppMessage: (message: AppMessage) => void }) {
+  const { name, input, state, progress, output, app } = entry;
   return (
     <section className="entry tool" data-state={state} aria-label={`Tool call ${name}`}>
       <h3>
@@ -21,6 +26,7 @@ export function ToolCall({ entry }: { entry: ToolEntry }) {
         </p>
       )}
       {output !== undefined && <pre className="output">{output}</pre>}
+      {app && <AppView entry={entry} app={app} onMessage={onAppMessage} />}
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { mcpToolSet } from '@mcp/ai-sdk';
 import type { ToolResult } from '@mcp/core';
 import type { Servers } from '@mcp/core/connections';
+import { toolResourceUri } from '@mcp/core/protocol';
 import { type ModelMessage, stepCountIs, streamText } from 'ai';
 import type { ChosenModel } from './model.js';
 import { describeError, json } from './text.js';
@@ -60,9 +61,10 @@ export async function chatTurn({ model, servers, history, text, turn, dispatch, 
         case 'text-delta':
           dispatch({ type: 'text', id: `${turn}:text:${paragraph}`, delta: part.text });
           break;
-        case 'tool-call':
+        case 'tool-call': {
           paragraph += 1;
           running.add(part.toolCallId);
+          const app = appOf(servers, part.toolName);
           dispatch({
             type: 'add',
             entry: {
@@ -71,12 +73,20 @@ export async function chatTurn({ model, servers, history, text, turn, dispatch, 
               name: part.toolName,
               input: part.input,
               state: 'running',
+              ...(app && { app }),
             },
           });
           break;
+        }
         case 'tool-result':
           running.delete(part.toolCallId);
-          dispatch({ type: 'tool-end', id: toolId(part.toolCallId), state: 'done', output: shownResult(part.output) });
+          dispatch({
+            type: 'tool-end',
+            id: toolId(part.toolCallId),
+            state: 'done',
+            output: shownResult(part.output),
+            ...(isToolResult(part.output) && { result: part.output }),
+          });
           break;
         case 'tool-error':
           running.delete(part.toolCallId);
@@ -109,6 +119,16 @@ export async function chatTurn({ model, servers, history, text, turn, dispatch, 
   } finally {
     for (const id of running) dispatch({ type: 'tool-end', id: toolId(id), state: 'error', output: 'Stopped.' });
   }
+}
+
+/** The server and definition of the model's tool `name` when it has an MCP Apps view (a `ui://` resource). */
+function appOf(servers: Servers, name: string) {
+  const entry = servers.tools().find((tool) => tool.name === name);
+  return entry && toolResourceUri(entry.tool) !== undefined ? { server: entry.server, tool: entry.tool } : undefined;
+}
+
+function isToolResult(output: unknown): output is ToolResult {
+  return Array.isArray((output as Partial<ToolResult> | undefined)?.content);
 }
 
 /** A tool result as text: `structuredContent` as JSON, else its text parts as they are and other parts named. */

@@ -1,5 +1,6 @@
 import { listenForAuthorizationResponses, popupAuthorize, WebFlowLock } from '@mcp/core/browser';
 import { ConnectionError, type ServersOptions } from '@mcp/core/connections';
+import { appsCapability } from '@mcp/core/protocol';
 import { useMcpServers } from '@mcp/react';
 import { useEffect } from 'react';
 import { notice } from './notices.js';
@@ -12,13 +13,17 @@ import { notice } from './notices.js';
  * server's sign-in at once (Web Locks). Elicitation and sampling requests
  * wait in each server's `pending` for the page to answer. What the set works
  * around (a stored config another script damaged, a stored session it could
- * not use) becomes a notice in the panel. Called on the client only, when the
+ * not use) becomes a notice in the panel. Each client declares MCP Apps. Called on the client only, when the
  * provider makes the set: it reads `location`.
  */
 export function serverSetOptions(): Omit<ServersOptions, 'store'> {
   return {
     connection: {
-      client: { clientInfo: { name: 'mcp-react-chat', version: '0.1.0' } },
+      // The chat shows MCP Apps views: servers offer their UI tools to it, not a text-only fallback.
+      client: {
+        clientInfo: { name: 'mcp-react-chat', version: '0.1.0' },
+        capabilities: { extensions: appsCapability() },
+      },
       oauth: {
         redirectUri: new URL('callback.html', location.href).href,
         authorize: popupAuthorize(),

@@ -1,10 +1,12 @@
-import type { Progress } from '@mcp/core';
+import type { Progress, Tool, ToolResult } from '@mcp/core';
 
 /**
  * What the conversation shows, one entry each: the user's messages, the
  * model's text, each tool call (its arguments, the server's progress, then
- * its result or error), and notes. Entries hold plain strings only: React puts
- * them on the page as text, so nothing a server or a model sends is markup.
+ * its result or error), and notes. What the page shows of them is plain
+ * strings: React puts them on the page as text, so nothing a server or a model
+ * sends is markup. A tool with an MCP Apps view also keeps what its view is
+ * given (the server, the tool, the raw result), which only the sandboxed view reads.
  */
 export type Entry =
   | { readonly kind: 'user' | 'assistant' | 'note' | 'error'; readonly id: string; readonly text: string }
@@ -16,6 +18,10 @@ export type Entry =
       readonly state: 'running' | 'done' | 'error';
       readonly progress?: Progress;
       readonly output?: string;
+      /** The tool has a `ui://` view: its server (by the set's name) and its definition. */
+      readonly app?: { readonly server: string; readonly tool: Tool };
+      /** The result as the server sent it, for the view. */
+      readonly result?: ToolResult;
     };
 
 export type ToolEntry = Extract<Entry, { kind: 'tool' }>;
@@ -25,7 +31,13 @@ export type TranscriptAction =
   | { readonly type: 'add'; readonly entry: Entry }
   | { readonly type: 'text'; readonly id: string; readonly delta: string }
   | { readonly type: 'progress'; readonly id: string; readonly progress: Progress }
-  | { readonly type: 'tool-end'; readonly id: string; readonly state: 'done' | 'error'; readonly output: string };
+  | {
+      readonly type: 'tool-end';
+      readonly id: string;
+      readonly state: 'done' | 'error';
+      readonly output: string;
+      readonly result?: ToolResult;
+    };
 
 /** The reducer of `useReducer` over the transcript: a text delta starts its entry when it is the first. */
 export function transcriptReducer(entries: readonly Entry[], action: TranscriptAction): readonly Entry[] {
@@ -46,7 +58,9 @@ export function transcriptReducer(entries: readonly Entry[], action: TranscriptA
       );
     case 'tool-end':
       return updateTool(entries, action.id, (entry) =>
-        entry.state === 'running' ? { ...entry, state: action.state, output: action.output } : entry,
+        entry.state === 'running'
+          ? { ...entry, state: action.state, output: action.output, ...(action.result && { result: action.result }) }
+          : entry,
       );
   }
 }

@@ -6,6 +6,8 @@
  *
  * @module @mcp/react
  */
+
+export { type McpAppToolCall, McpAppView, type McpAppViewProps } from './mcp-app-view.js';
 export {
   McpProvider,
   type McpProviderProps,

@@ -4,7 +4,14 @@ import { renderToString } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServers } from '../../../test-servers/http/serve.mjs';
 import { type RecordingProxy, startRecordingProxy } from '../../../test-servers/recording-proxy.mjs';
-import { McpProvider, type UseMcpResult, type UseMcpServersResult, useMcp, useMcpServers } from '../src/index.js';
+import {
+  McpAppView,
+  McpProvider,
+  type UseMcpResult,
+  type UseMcpServersResult,
+  useMcp,
+  useMcpServers,
+} from '../src/index.js';
 
 // Server rendering (renderToString, as Next.js renders a client component) of the
 // provider and both hooks, in the React this run loads: 19 from the package's own
@@ -149,6 +156,28 @@ describe(`server rendering with React ${REACT_MAJOR}`, () => {
     expect(html).toContain('by-config: idle tools=0 pending=0 era=none');
     await settle();
     expect(proxy.methods.slice(before)).toEqual([]);
+  });
+
+  it('renders an <McpAppView> as nothing, reading no browser global and asking its ready server nothing', async () => {
+    const servers = new Servers();
+    await servers.add({ name: 'notes', url: proxy.url });
+    await servers.ready({ timeout: 10_000 });
+    const before = proxy.methods.length;
+    const view = h(McpAppView, {
+      server: 'notes',
+      toolCall: { name: 'echo', arguments: { text: 'hi' }, streaming: true },
+      sandboxUrl: 'https://sandbox.example.com/sandbox-proxy.html',
+      hostContext: { theme: 'dark' },
+      onMessage: () => {},
+    });
+    const { html, touched } = renderTrapped(
+      h(StrictMode, null, h(McpProvider, { servers }, h('p', null, 'before'), view, h('p', null, 'after'))),
+    );
+    expect(touched).toEqual([]);
+    expect(html).toBe('<p>before</p><p>after</p>');
+    await settle();
+    expect(proxy.methods.slice(before)).toEqual([]);
+    await servers.close();
   });
 
   it('counts at the server what a connection that does open sends', async () => {
