@@ -60,14 +60,15 @@ const withoutCode = (line: string) => line.replace(/(`+)(?:(?!\1).)+?\1/g, '');
 
 /**
  * The anchor GitHub gives a heading: its text as rendered (links as their text, no code backticks,
- * emphasis or HTML), lower-cased, every character but letters, digits, `-`, `_` and spaces dropped,
+ * emphasis or HTML; `<Tag>` inside a code span is text, so its letters stay), lower-cased, every character but letters, digits, `-`, `_` and spaces dropped,
  * spaces as `-`. A repeated heading gets `-1`, `-2`, … (see {@link anchorsOf}).
  */
 function slug(heading: string): string {
   return heading
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<[^>]+>/g, '')
-    .replace(/`/g, '')
+    .split(/(`+[^`]*`+)/)
+    .map((part) => (part.startsWith('`') ? part.replace(/`/g, '') : part.replace(/<[^>]+>/g, '')))
+    .join('')
     .trim()
     .toLowerCase()
     .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
