@@ -61,7 +61,12 @@ export interface McpAppViewProps {
    */
   readonly hostContext?: AppHostContext;
   /** Who the host is, in the view's `ui/initialize` answer. Read when a view mounts. */
-  readonly hostInfo?: { readonly name: string; readonly version: string };
+  readonly hostInfo?: {
+    /** The host application's name. */
+    readonly name: string;
+    /** The host application's version. */
+    readonly version: string;
+  };
   /** Bounds on the view (`AppLimits`; each default a named export of `@mcp/core/apps`). Read when a view mounts. */
   readonly limits?: AppLimits;
   /** Told when the view is refused or torn down for breaking a rule; the error element shows it too. */

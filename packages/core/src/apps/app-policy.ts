@@ -5,7 +5,9 @@ import type { AppDisplayMode } from './host-context.js';
 
 /** A `tools/call` a view asked for, after the visibility check passed. */
 export interface AppToolCallRequest {
+  /** The name of the tool the view wants to call. */
   readonly name: string;
+  /** The arguments the view passes (`{}` when it sent none). */
   readonly arguments: Record<string, unknown>;
   /** The tool's definition, as its server lists it. */
   readonly tool: Tool;
@@ -13,6 +15,7 @@ export interface AppToolCallRequest {
 
 /** A `ui/message` from a view: content for the chat, as the user's. */
 export interface AppMessage {
+  /** Always `'user'`: a view speaks for the user, never as the assistant. */
   readonly role: 'user';
   /** Always an array: a view that sent one block gets it wrapped. */
   readonly content: ContentBlock[];
@@ -20,22 +23,31 @@ export interface AppMessage {
 
 /** A `ui/update-model-context` from a view: what the model should see next turn (each one replaces the last). */
 export interface AppModelContext {
+  /** Content blocks for the model, when the view sent any. */
   readonly content?: ContentBlock[];
+  /** A JSON object for the model, when the view sent one. */
   readonly structuredContent?: Record<string, unknown>;
 }
 
 /** A `notifications/message` from a view. */
 export interface AppLogEntry {
+  /** The message's severity. */
   readonly level: LoggingLevel;
+  /** The name of the view's logger that sent it, when it gave one. */
   readonly logger?: string;
+  /** The message: any JSON value the view sent. */
   readonly data: unknown;
 }
 
 /** Browser features a view may be granted (the inner iframe's `allow`), each only when it declared it too. */
 export interface AppPermissions {
+  /** `true` grants camera access (the `camera` feature). */
   readonly camera?: boolean;
+  /** `true` grants microphone access (the `microphone` feature). */
   readonly microphone?: boolean;
+  /** `true` grants the user's location (the `geolocation` feature). */
   readonly geolocation?: boolean;
+  /** `true` grants writing to the clipboard (the `clipboard-write` feature). */
   readonly clipboardWrite?: boolean;
 }
 
