@@ -62,10 +62,13 @@ const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
 const sourceManifest = (pkg) => readJson(join(repoRoot, 'packages', pkg, 'package.json'));
 const installedManifest = (name) => readJson(join(APP, 'node_modules', name, 'package.json'));
 
-/** The import specifiers of a package's exports map: `@mcp/core`, `@mcp/core/protocol`, … (not package.json). */
+/** An exports entry that is a file to serve, not a module to import: package.json, the sandbox proxy page. */
+const isAsset = (subpath) => /\.(json|html)$/.test(subpath);
+
+/** The import specifiers of a package's exports map: `@mcp/core`, `@mcp/core/protocol`, … (not its assets). */
 function entriesOf(manifest) {
   return Object.keys(manifest.exports ?? { '.': null })
-    .filter((subpath) => !subpath.endsWith('.json'))
+    .filter((subpath) => !isAsset(subpath))
     .map((subpath) => (subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`));
 }
 
@@ -295,7 +298,19 @@ async function browserBundle() {
 /** attw on each tarball. Its cjs-resolves-to-esm rule predates require(esm); see CONTRIBUTING.md "ESM only". */
 async function attw() {
   for (const pkg of PACKAGES) {
-    await run(toolBin('attw'), [tarballs.get(pkg), '--ignore-rules', 'cjs-resolves-to-esm', '--format', 'ascii']);
+    // attw resolves every exports entry as a module; an asset (an HTML page) has no types to check.
+    const assets = Object.keys(sourceManifest(pkg).exports ?? {}).filter(
+      (subpath) => isAsset(subpath) && subpath !== './package.json',
+    );
+    const exclude = assets.length > 0 ? ['--exclude-entrypoints', ...assets] : [];
+    await run(toolBin('attw'), [
+      tarballs.get(pkg),
+      '--ignore-rules',
+      'cjs-resolves-to-esm',
+      ...exclude,
+      '--format',
+      'ascii',
+    ]);
   }
 }
 
