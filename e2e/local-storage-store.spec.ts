@@ -427,7 +427,7 @@ test('two tabs refreshing one expired token at once: one refresh reaches the aut
   );
 });
 
-test('the same race without the Web Lock: both tabs spend the refresh token, and a user is asked to sign in again', async ({
+test('the same race without the Web Lock: both tabs spend the refresh token, and the authorization server refuses the second', async ({
   context,
 }) => {
   const scenario = await servers.createScenario();
@@ -435,9 +435,10 @@ test('the same race without the Web Lock: both tabs spend the refresh token, and
   const tabs = await twoTabs(context);
   await signInThenExpire(tabs[0], scenario);
 
-  const outcomes = await race(context, tabs, mcp, false);
+  await race(context, tabs, mcp, false);
 
   // The authorization server rotates refresh tokens: the second use of the one both tabs read is refused.
+  // Whether a user is then asked to sign in again depends on the order the two tabs write in (a tab
+  // refused before the other stored its tokens resends with them), so only the refusal is certain.
   expect(refreshes(scenario)).toEqual([{ status: 200 }, { status: 400, error: 'invalid_grant' }]);
-  expect(outcomes.reduce((sum, outcome) => sum + outcome.signIns, 0)).toBeGreaterThan(0);
 });
