@@ -33,6 +33,8 @@ interface MountOptions {
   /** A method the test proxy keeps from the view. */
   drop?: string;
   limits?: Record<string, number>;
+  /** Pins the client to this revision (a 2025 one: the legacy handshake era) instead of negotiating. */
+  protocolVersion?: string;
 }
 
 /** What the page recorded: the app's hooks, the host's events, and how `mount()` ended. */
@@ -55,7 +57,10 @@ async function mountView(page: Page, options: MountOptions): Promise<Recorded> {
     async ({ coreEntry, appsEntry, url, sandbox, options }) => {
       const { Client, StreamableHttpTransport } = await import(coreEntry);
       const { AppHost } = await import(appsEntry);
-      const client = new Client(new StreamableHttpTransport(url));
+      const client = new Client(
+        new StreamableHttpTransport(url),
+        options.protocolVersion ? { protocolVersion: options.protocolVersion } : {},
+      );
       await client.connect();
       const container = document.createElement('div');
       container.id = 'view';
@@ -248,6 +253,21 @@ test('the view calls its app-only tool (after confirmToolCall), reads its server
     },
     { hook: 'onLog', value: { level: 'info', logger: 'counter', data: 'count=6' } },
   ]);
+});
+
+test('in the legacy era (the 2025-11-25 handshake) the same view gets its input and result, calls its app tool and reads its resource', async ({
+  page,
+}) => {
+  const { mounted } = await mountView(page, {
+    tool: 'show-counter',
+    arguments: { start: 2 },
+    protocolVersion: '2025-11-25',
+  });
+  expect(mounted).toBe('ready');
+  expect(await page.evaluate(() => (window as unknown as { client: { era: string } }).client.era)).toBe('legacy');
+  await expect(view(page).locator('#count')).toHaveText('2');
+  expect(await press(page, 'increment')).toBe('ok: 3');
+  expect(await press(page, 'read')).toBe('ok: Hello from the apps test server');
 });
 
 test('ui/message reaches onMessage as an array of blocks, whether the view sent an array (ext-apps) or one block (the spec’s prose)', async ({
