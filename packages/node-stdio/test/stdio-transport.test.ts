@@ -234,6 +234,10 @@ describe('StdioTransport', () => {
   it('close is idempotent', async () => {
     const transport = server('echo.mjs');
     const inbound = events(transport);
+    // Once the child answers it is running: closing its stdin then ends it cleanly (code 0) however
+    // slowly a loaded machine started it, so the exit status below says what close did, not timing.
+    await transport.send({ jsonrpc: '2.0', id: 1, method: 'echo' });
+    await inbound.next();
     const first = transport.close();
     const second = transport.close();
     await Promise.all([first, second]);
