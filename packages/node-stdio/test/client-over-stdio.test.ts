@@ -308,8 +308,10 @@ describe('timeouts, abort and progress', () => {
     const progress: number[] = [];
     const result = await server.client.callTool(
       'slow',
-      { steps: 6, intervalMs: 60 },
-      { timeout: 250, onProgress: (p) => progress.push(p.progress) },
+      // 1.8 s in all against a 1 s timeout: only the restarts let it finish, and each 300 ms gap
+      // leaves 700 ms for a loaded machine.
+      { steps: 6, intervalMs: 300 },
+      { timeout: 1000, onProgress: (p) => progress.push(p.progress) },
     );
     expect(result.text).toBe('done after 6 steps');
     expect(progress).toEqual([1, 2, 3, 4, 5, 6]);

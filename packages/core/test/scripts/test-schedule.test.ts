@@ -98,10 +98,10 @@ describe('npm test: the step schedule', () => {
     await expect(schedule([{ name: 'a' }], 1.5, run)).rejects.toThrow(RangeError);
   });
 
-  it('takes MCP_TEST_JOBS from 1 to 8, 3 when unset, and refuses anything else', () => {
-    expect([DEFAULT_JOBS, MAX_JOBS]).toEqual([3, 8]);
-    expect(jobsFrom(undefined)).toBe(3);
-    expect(jobsFrom('')).toBe(3);
+  it('takes MCP_TEST_JOBS from 1 to 8, 2 when unset, and refuses anything else', () => {
+    expect([DEFAULT_JOBS, MAX_JOBS]).toEqual([2, 8]);
+    expect(jobsFrom(undefined)).toBe(2);
+    expect(jobsFrom('')).toBe(2);
     expect(jobsFrom('1')).toBe(1);
     expect(jobsFrom('8')).toBe(8);
     for (const jobs of ['0', '9', '2.5', '-1', 'three', 'Infinity']) {
