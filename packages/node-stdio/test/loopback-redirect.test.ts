@@ -174,25 +174,23 @@ describe('loopbackAuthorize', () => {
   });
 
   // Retried: its head and idle bounds are real timers, and once in a loaded full run the 408 beat the cut.
-  it(
-    'cuts a connection that sends its request head forever, and one that sends nothing, and goes on waiting for the browser',
-    { retry: 2 },
-    async () => {
-      const loopback = await loopbackAuthorize({ timeoutMs: 30_000, openBrowser: () => {} });
-      const waiting = loopback.authorize(new URL('https://as.example/authorize?state=s'));
-      const silent = await openConnection(loopback.redirectUri);
-      const drip = await dripper(loopback.redirectUri, 30);
-      // Cut by the header timeout long before its 30 bytes (15 s) are out.
-      expect(await drip.closed).toBeGreaterThan(0);
-      expect(drip.received()).toMatch(/^HTTP\/1\.1 408 /);
-      await silent.closed;
-      expect(silent.received()).toBe('');
-      await fetch(`${loopback.redirectUri}?code=real&state=s`);
-      expect(await waiting).toBe(`${loopback.redirectUri}?code=real&state=s`);
-      await loopback.close();
-    },
-    30_000,
-  );
+  it('cuts a connection that sends its request head forever, and one that sends nothing, and goes on waiting for the browser', {
+    retry: 2,
+    timeout: 30_000,
+  }, async () => {
+    const loopback = await loopbackAuthorize({ timeoutMs: 30_000, openBrowser: () => {} });
+    const waiting = loopback.authorize(new URL('https://as.example/authorize?state=s'));
+    const silent = await openConnection(loopback.redirectUri);
+    const drip = await dripper(loopback.redirectUri, 30);
+    // Cut by the header timeout long before its 30 bytes (15 s) are out.
+    expect(await drip.closed).toBeGreaterThan(0);
+    expect(drip.received()).toMatch(/^HTTP\/1\.1 408 /);
+    await silent.closed;
+    expect(silent.received()).toBe('');
+    await fetch(`${loopback.redirectUri}?code=real&state=s`);
+    expect(await waiting).toBe(`${loopback.redirectUri}?code=real&state=s`);
+    await loopback.close();
+  });
 
   it('holds at most LOOPBACK_MAX_CONNECTIONS connections, closing the oldest, so held connections cannot keep the browser out', async () => {
     const loopback = await loopbackAuthorize({ timeoutMs: 30_000, openBrowser: () => {} });
